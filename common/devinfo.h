@@ -1,0 +1,39 @@
+/*
+ * devinfo.h - what the grading GPU is: the facts a report and a run manifest need.
+ */
+#ifndef CL_DEVINFO_H
+#define CL_DEVINFO_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct di_info {
+    int count; /* CUDA devices visible; 0 when none */
+    int index; /* the device described below */
+    char name[256];
+    int cc_major, cc_minor; /* compute capability */
+    int sm_count;
+    size_t l2_bytes;
+    size_t global_bytes;
+    int driver_version;  /* cudaDriverGetVersion, e.g. 13000 */
+    int runtime_version; /* cudaRuntimeGetVersion */
+    int mem_clock_khz;   /* 0 where the runtime no longer reports it */
+    int bus_width_bits;
+} di_info;
+
+/* Describes device index (usually 0) into *info. Returns cudaSuccess, or the CUDA error that
+ * prevented it; with no device, returns cudaErrorNoDevice and sets info->count = 0. Never
+ * exits. */
+int di_query(int index, di_info *info);
+
+/* Formats a driver or runtime version such as 13000 as "13.0". */
+void di_version_string(int version, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

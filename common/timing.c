@@ -1,0 +1,81 @@
+/* timing.c - see timing.h. */
+#include "timing.h"
+
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double tm_median(const double *v, int n)
+{
+    if (n <= 0)
+        return 0.0;
+    double *copy = malloc((size_t)n * sizeof *copy);
+    if (!copy)
+        return v[0];
+    memcpy(copy, v, (size_t)n * sizeof *copy);
+    qsort(copy, (size_t)n, sizeof *copy, cmp_double);
+    double m = n % 2 ? copy[n / 2] : 0.5 * (copy[n / 2 - 1] + copy[n / 2]);
+    free(copy);
+    return m;
+}
+
+cudaError_t tm_measure(tm_work work, void *ctx, const tm_options *opt, tm_result *res)
+{
+    memset(res, 0, sizeof *res);
+    int repeats = opt->repeats > 0 ? opt->repeats : 1;
+    double *ms = calloc((size_t)repeats, sizeof *ms);
+    void *flush = NULL;
+    cudaEvent_t start = NULL, stop = NULL;
+    cudaError_t err = ms ? cudaSuccess : cudaErrorMemoryAllocation;
+
+    if (err == cudaSuccess && opt->flush_bytes)
+        err = cudaMalloc(&flush, opt->flush_bytes);
+    if (err == cudaSuccess)
+        err = cudaEventCreate(&start);
+    if (err == cudaSuccess)
+        err = cudaEventCreate(&stop);
+    for (int i = 0; err == cudaSuccess && i < opt->warmup; ++i)
+        err = work(ctx);
+    for (int i = 0; err == cudaSuccess && i < repeats; ++i) {
+        if (flush)
+            err = cudaMemsetAsync(flush, i & 0xff, opt->flush_bytes, 0);
+        if (err == cudaSuccess)
+            err = cudaEventRecord(start, 0);
+        if (err == cudaSuccess)
+            err = work(ctx);
+        if (err == cudaSuccess)
+            err = cudaEventRecord(stop, 0);
+        if (err == cudaSuccess)
+            err = cudaEventSynchronize(stop);
+        float t = 0.0f;
+        if (err == cudaSuccess)
+            err = cudaEventElapsedTime(&t, start, stop);
+        ms[i] = t;
+    }
+    if (err == cudaSuccess)
+        err = cudaDeviceSynchronize();
+    if (err == cudaSuccess) {
+        res->repeats = repeats;
+        res->median_ms = tm_median(ms, repeats);
+        res->min_ms = res->max_ms = ms[0];
+        for (int i = 1; i < repeats; ++i) {
+            if (ms[i] < res->min_ms)
+                res->min_ms = ms[i];
+            if (ms[i] > res->max_ms)
+                res->max_ms = ms[i];
+        }
+    }
+    if (start)
+        cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
+    cudaFree(flush);
+    free(ms);
+    return err;
+}

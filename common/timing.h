@@ -1,0 +1,45 @@
+/*
+ * timing.h - event timing of GPU work, the way a benchmark should do it.
+ *
+ * tm_measure() runs the work a few times to warm up, then times each repeat with CUDA events
+ * and reports the median. Before every timed repeat it overwrites a buffer larger than the L2
+ * cache (outside the timed region), so no repeat reads what the previous one left in L2.
+ */
+#ifndef CL_TIMING_H
+#define CL_TIMING_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The work to time: launches kernels on the default stream, returns their launch status. */
+typedef cudaError_t (*tm_work)(void *ctx);
+
+typedef struct tm_options {
+    int warmup;         /* untimed runs first (>= 0) */
+    int repeats;        /* timed runs (>= 1) */
+    size_t flush_bytes; /* L2 flush buffer size; 0 disables the flush */
+} tm_options;
+
+typedef struct tm_result {
+    double median_ms;
+    double min_ms;
+    double max_ms;
+    int repeats;
+} tm_result;
+
+/* Times work as above. Returns cudaSuccess, or the first CUDA error (from the work or the
+ * timing itself) without exiting. */
+cudaError_t tm_measure(tm_work work, void *ctx, const tm_options *opt, tm_result *res);
+
+/* Median of n doubles (sorts a copy); 0 when n == 0. Pure C. */
+double tm_median(const double *v, int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+/* build.c - see build.h. */
+#include "build.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int bd_command(const char *source, const char *output, const bd_options *opt,
+               const char *argv[BD_MAX_ARGS])
+{
+    static char arch[64], include[4200];
+    snprintf(arch, sizeof arch, "-arch=%s", opt->arch && *opt->arch ? opt->arch : "native");
+    snprintf(include, sizeof include, "-I%s", opt->include_dir ? opt->include_dir : ".");
+    int n = 0;
+    argv[n++] = opt->nvcc && *opt->nvcc ? opt->nvcc : "nvcc";
+    argv[n++] = "-shared";
+    argv[n++] = "-Xcompiler";
+    argv[n++] = "-fPIC";
+    argv[n++] = "-O3";
+    argv[n++] = "-lineinfo";
+    argv[n++] = "--cudart";
+    argv[n++] = "shared";
+    argv[n++] = arch;
+    argv[n++] = include;
+    argv[n++] = "-o";
+    argv[n++] = output;
+    argv[n++] = source;
+    argv[n] = NULL;
+    return n;
+}
+
+int bd_compile(const char *source, const char *output, const bd_options *opt, rn_result *res)
+{
+    if (!source || !output || !opt || !res)
+        return -1;
+    const char *argv[BD_MAX_ARGS];
+    bd_command(source, output, opt, argv);
+    rn_options ro = {.timeout_s = opt->timeout_s, .output_cap = 64 * 1024};
+    if (rn_run(argv, &ro, res) != 0)
+        return -1;
+    return res->status == RN_EXITED && res->exit_code == 0 ? 0 : 1;
+}

@@ -1,0 +1,54 @@
+/*
+ * cli.h - the command line of 'grade', parsed into options; no side effects, so it is tested.
+ */
+#ifndef CL_CLI_H
+#define CL_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLI_MAX_LABS 16
+
+typedef enum cli_action {
+    CLI_GRADE,
+    CLI_LIST,
+    CLI_HELP,
+    CLI_VERSION,
+    CLI_DOCTOR,
+    CLI_EXPLORE
+} cli_action;
+
+typedef enum cli_format { CLI_TEXT, CLI_JSON } cli_format;
+
+typedef struct cli_options {
+    cli_action action;
+    const char *labs[CLI_MAX_LABS]; /* as typed: "01", "1", "dram-burst"; none means all */
+    size_t nlabs;
+    const char *kernel; /* --kernel FILE */
+    int solution;       /* --solution */
+    cli_format format;
+    const char *output; /* --output FILE; NULL means stdout */
+    uint64_t seed;
+    int seed_given;
+    const char *root, *arch, *nvcc, *csv;
+    int counters, timing; /* engines on (1) or off (0) */
+    double timeout_s;     /* --timeout; 0 means the default */
+    int keep, quiet;
+} cli_options;
+
+/* Parses argv into *o. Returns 0, or 2 with a one-line message in err (git's grammar) for a
+ * usage error. */
+int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size);
+
+/* The --help text. */
+extern const char cli_help_text[];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,212 @@
+/* doctor.c - see doctor.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "doctor.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+const char *dr_counter_fix(const char *os_id)
+{
+    if (os_id && !strcmp(os_id, "windows"))
+        return "NVIDIA Control Panel > Desktop > Enable Developer Settings; then Developer >\n"
+               "Manage GPU Performance Counters > 'Allow access to the GPU performance counters\n"
+               "to all users'. Apply and run grade again.";
+    if (os_id && !strcmp(os_id, "wsl"))
+        return "Under WSL the Windows driver decides: on Windows, NVIDIA Control Panel > Desktop "
+               ">\n"
+               "Enable Developer Settings; then Developer > Manage GPU Performance Counters >\n"
+               "'Allow access to all users'. Then restart WSL (wsl --shutdown).";
+    int debian = os_id && (!strcmp(os_id, "ubuntu") || !strcmp(os_id, "debian") ||
+                           !strcmp(os_id, "linuxmint") || !strcmp(os_id, "pop"));
+    int dracut =
+        os_id && (!strcmp(os_id, "fedora") || !strcmp(os_id, "rhel") || !strcmp(os_id, "rocky") ||
+                  !strcmp(os_id, "almalinux") || !strcmp(os_id, "centos") ||
+                  !strcmp(os_id, "opensuse-leap") || !strcmp(os_id, "opensuse-tumbleweed"));
+    if (debian)
+        return "echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
+               "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
+               "sudo update-initramfs -u -k all\n"
+               "sudo reboot\n"
+               "(for one run only, without changing the machine: sudo build/grade ...)";
+    if (dracut)
+        return "echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
+               "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
+               "sudo dracut --regenerate-all --force\n"
+               "sudo reboot\n"
+               "(for one run only, without changing the machine: sudo build/grade ...)";
+    return "echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
+           "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
+           "then rebuild the initramfs the way your distribution does, and reboot.\n"
+           "(for one run only, without changing the machine: sudo build/grade ...)";
+}
+
+static void os_id(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/version", "r");
+    char line[512];
+    if (f) {
+        if (fgets(line, sizeof line, f) && (strstr(line, "microsoft") || strstr(line, "WSL")))
+            snprintf(buf, size, "wsl");
+        fclose(f);
+        if (!strcmp(buf, "wsl"))
+            return;
+    }
+    f = fopen("/etc/os-release", "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "ID=", 3)) {
+            char *v = line + 3;
+            v += *v == '"';
+            v[strcspn(v, "\"\n")] = '\0';
+            snprintf(buf, size, "%s", v);
+        }
+    }
+    fclose(f);
+}
+
+void dr_nvcc_version(const char *nvcc, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const char *argv[] = {nvcc, "--version", NULL};
+    rn_options ro = {.timeout_s = 30, .output_cap = 4096};
+    rn_result r;
+    if (rn_run(argv, &ro, &r) != 0)
+        return;
+    const char *rel = r.output ? strstr(r.output, "release ") : NULL;
+    if (r.status == RN_EXITED && r.exit_code == 0 && rel) {
+        rel += strlen("release ");
+        size_t len = strcspn(rel, ", \n");
+        snprintf(buf, size, "%.*s", (int)len, rel);
+    }
+    rn_result_free(&r);
+}
+
+static void line(FILE *out, const char *state, const char *what, const char *text)
+{
+    fprintf(out, "  %-5s %-13s %s\n", state, what, text);
+}
+
+static void fix(FILE *out, const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        fprintf(out, "  %-5s %-13s %.*s\n", "", "", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+}
+
+static int counters_check(const gr_config *cfg, const char *workdir, FILE *out)
+{
+    const char *argv[] = {cfg->worker, "counters", "--workdir", workdir, NULL};
+    rn_options ro = {.timeout_s = 120, .output_cap = 8192};
+    rn_result r;
+    if (rn_run(argv, &ro, &r) != 0)
+        return 1;
+    char path[4200], text[600];
+    snprintf(path, sizeof path, "%s/result.json", workdir);
+    FILE *f = fopen(path, "rb");
+    char buf[65536];
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    cJSON *root = cJSON_Parse(buf);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "counters");
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
+    const cJSON *why = cJSON_GetObjectItemCaseSensitive(c, "why");
+    const cJSON *chip = cJSON_GetObjectItemCaseSensitive(c, "chip");
+    int bad = 1;
+    if (r.status != RN_EXITED || r.exit_code != 0 || !cJSON_IsString(st)) {
+        char how[256];
+        rn_describe(&r, how, sizeof how);
+        snprintf(text, sizeof text, "the check %s", how);
+        line(out, "FAIL", "counters", text);
+    } else if (!strcmp(st->valuestring, "ok")) {
+        snprintf(text, sizeof text, "readable (CUPTI range profiler, chip %s)",
+                 cJSON_IsString(chip) ? chip->valuestring : "?");
+        line(out, "ok", "counters", text);
+        bad = 0;
+    } else if (!strcmp(st->valuestring, "no_permission")) {
+        line(out, "FAIL", "counters",
+             "only administrators may read this GPU's performance counters");
+        char id[64];
+        os_id(id, sizeof id);
+        fix(out, "fix, as an administrator:");
+        fix(out, dr_counter_fix(id));
+    } else {
+        snprintf(text, sizeof text, "unavailable: %s",
+                 cJSON_IsString(why) ? why->valuestring : "?");
+        line(out, "FAIL", "counters", text);
+    }
+    cJSON_Delete(root);
+    rn_result_free(&r);
+    return bad;
+}
+
+int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
+{
+    int problems = 0;
+    char text[1024];
+    fprintf(out, "grade --doctor: what grading needs on this machine\n");
+
+    if (access(cfg->worker, X_OK) != 0) {
+        snprintf(text, sizeof text, "'%s' is missing: rebuild (make -f Makefile.student)",
+                 cfg->worker);
+        line(out, "FAIL", "grader", text);
+        return 3;
+    }
+    di_info dev;
+    char why[1024];
+    int gpu = gr_probe(cfg, workdir, &dev, why, sizeof why);
+    char drv[16], rt[16];
+    di_version_string(dev.driver_version, drv, sizeof drv);
+    di_version_string(dev.runtime_version, rt, sizeof rt);
+    if (gpu == 0) {
+        snprintf(text, sizeof text, "%s (compute capability %d.%d, %d SMs, %.0f MB L2)", dev.name,
+                 dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6);
+        line(out, "ok", "GPU", text);
+        snprintf(text, sizeof text, "supports CUDA %s; the grader runs on CUDA %s", drv, rt);
+        line(out, "ok", "driver", text);
+    } else {
+        line(out, "FAIL", "GPU", why);
+        fix(out, "check 'nvidia-smi'; install or update the NVIDIA driver");
+        ++problems;
+    }
+
+    char nv[32];
+    dr_nvcc_version(cfg->nvcc, nv, sizeof nv);
+    if (*nv) {
+        snprintf(text, sizeof text, "%s (release %s)", cfg->nvcc, nv);
+        line(out, "ok", "nvcc", text);
+    } else {
+        snprintf(text, sizeof text, "cannot run '%s'", cfg->nvcc);
+        line(out, "FAIL", "nvcc", text);
+        fix(out, "install the CUDA Toolkit, or name the compiler: NVCC=/path/to/nvcc");
+        ++problems;
+    }
+
+    if (gpu == 0)
+        problems += counters_check(cfg, workdir, out);
+    else
+        line(out, "--", "counters", "not checked without a GPU");
+
+#ifdef CL_SANITIZER_DIR
+    snprintf(text, sizeof text, "found (%s); the trace engine is not built yet", CL_SANITIZER_DIR);
+    line(out, "--", "sanitizer", text);
+#else
+    line(out, "--", "sanitizer",
+         "the Compute Sanitizer API was not found at build time; the trace engine is not built "
+         "yet");
+#endif
+    fprintf(out, "%s\n",
+            problems ? "some checks failed: grading cannot measure everything here"
+                     : "everything grading needs is here");
+    return problems ? 3 : 0;
+}

@@ -1,0 +1,471 @@
+/* grade.c - see grade.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "grade.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "build.h"
+#include "exit_codes.h"
+#include "hints.h"
+#include "runner.h"
+
+void oc_free(oc_outcome *o)
+{
+    free(o->compile_log);
+    free(o->run_log);
+    o->compile_log = o->run_log = NULL;
+}
+
+static void progress(const gr_config *cfg, const char *fmt, ...)
+{
+    if (!cfg->progress)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(cfg->progress, fmt, ap);
+    va_end(ap);
+    fflush(cfg->progress);
+}
+
+static char *take_output(rn_result *r)
+{
+    char *s = r->output;
+    r->output = NULL;
+    return s ? s : calloc(1, 1);
+}
+
+static cJSON *read_json(const char *workdir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/result.json", workdir);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && len + got < (1u << 20)) {
+        if (len + got + 1 > cap) {
+            cap = 2 * (len + got + 1);
+            char *grown = realloc(text, cap);
+            if (!grown)
+                break;
+            text = grown;
+        }
+        memcpy(text + len, chunk, got);
+        len += got;
+    }
+    fclose(f);
+    if (!text)
+        return NULL;
+    text[len] = '\0';
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    return root;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* Explains a child that did not finish cleanly, in words for a student. */
+static void explain_child(const rn_result *r, double limit, char *buf, size_t size)
+{
+    char how[256];
+    rn_describe(r, how, sizeof how);
+    if (r->status == RN_TIMED_OUT)
+        snprintf(buf, size,
+                 "timed out after %.0f s: the kernel never finished (a loop whose index never "
+                 "reaches its bound?)",
+                 limit);
+    else if (r->status == RN_SIGNALED)
+        snprintf(buf, size, "crashed: %s", how);
+    else if (r->status == RN_START_FAILED)
+        snprintf(buf, size, "the grading child %s", how);
+    else if (r->exit_code == CL_EXIT_CUDA)
+        snprintf(buf, size, "a CUDA call failed (the message below names it)");
+    else if (r->exit_code == WK_EXIT_CONTRACT)
+        snprintf(buf, size, "the compiled kernel does not fit the lab's launcher contract");
+    else if (r->exit_code == WK_EXIT_IO)
+        snprintf(buf, size, "the grading child could not save its results");
+    else
+        snprintf(buf, size, "the kernel's process %s", how);
+}
+
+static int make_dir(const char *path)
+{
+    return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static int run_worker(const gr_config *cfg, const char *mode, const lab_spec *spec, const char *so,
+                      const char *workdir, double timeout, rn_result *r)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%" PRIu64, cfg->seed);
+    const char *argv[16];
+    int n = 0;
+    argv[n++] = cfg->worker;
+    argv[n++] = mode;
+    argv[n++] = "--workdir";
+    argv[n++] = workdir;
+    argv[n++] = "--seed";
+    argv[n++] = seed;
+    if (spec) {
+        argv[n++] = "--lab";
+        argv[n++] = spec->id;
+    }
+    if (so) {
+        argv[n++] = "--kernel";
+        argv[n++] = so;
+    }
+    if (!strcmp(mode, "run") && !cfg->timing)
+        argv[n++] = "--no-timing";
+    argv[n] = NULL;
+    rn_options ro = {.timeout_s = timeout, .output_cap = 16 * 1024};
+    char result[4200];
+    snprintf(result, sizeof result, "%s/result.json", workdir);
+    remove(result);
+    return rn_run(argv, &ro, r);
+}
+
+int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, char *why, size_t why_size)
+{
+    memset(dev, 0, sizeof *dev);
+    rn_result r;
+    if (make_dir(workdir) != 0 || run_worker(cfg, "probe", NULL, NULL, workdir, 60, &r) != 0) {
+        snprintf(why, why_size, "cannot prepare '%s'", workdir);
+        return -1;
+    }
+    cJSON *root = read_json(workdir);
+    int rc = -1;
+    if (r.status != RN_EXITED || r.exit_code != 0 || !root) {
+        char how[256];
+        rn_describe(&r, how, sizeof how);
+        snprintf(why, why_size, "the grading child '%s' %s%s%.300s", cfg->worker, how,
+                 r.output_len ? ":\n" : "", r.output ? r.output : "");
+    } else {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "device");
+        dev->count = (int)num(d, "count");
+        snprintf(dev->name, sizeof dev->name, "%s", str(d, "name"));
+        sscanf(str(d, "compute_capability"), "%d.%d", &dev->cc_major, &dev->cc_minor);
+        dev->sm_count = (int)num(d, "sm_count");
+        dev->l2_bytes = (size_t)num(d, "l2_bytes");
+        dev->global_bytes = (size_t)num(d, "global_bytes");
+        int maj = 0, min = 0;
+        if (sscanf(str(d, "driver_cuda"), "%d.%d", &maj, &min) == 2)
+            dev->driver_version = maj * 1000 + min * 10;
+        if (sscanf(str(d, "runtime_cuda"), "%d.%d", &maj, &min) == 2)
+            dev->runtime_version = maj * 1000 + min * 10;
+        const char *err = str(root, "device_error");
+        if (dev->count > 0 && !*err) {
+            rc = 0;
+        } else {
+            rc = 1;
+            if (dev->driver_version == 0)
+                snprintf(why, why_size,
+                         "no CUDA GPU was found: this machine has no NVIDIA driver (%s)",
+                         *err ? err : "no device");
+            else if (!strcmp(err, "cudaErrorInsufficientDriver"))
+                snprintf(why, why_size,
+                         "the NVIDIA driver is older than this CUDA runtime (%s): update the "
+                         "driver, or build the grader with an older CUDA toolkit",
+                         str(root, "device_error_text"));
+            else
+                snprintf(why, why_size, "no CUDA GPU was found (%s)",
+                         *err ? str(root, "device_error_text") : "no device");
+        }
+    }
+    cJSON_Delete(root);
+    rn_result_free(&r);
+    return rc;
+}
+
+void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s/%s-%s/kernel.cu", cfg->root, cfg->solution ? "solutions" : "labs",
+             spec->id, spec->slug);
+}
+
+static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const char *so)
+{
+    char include[4200];
+    snprintf(include, sizeof include, "%s/labs/%s-%s", cfg->root, spec->id, spec->slug);
+    bd_options bo = {.nvcc = cfg->nvcc,
+                     .arch = cfg->arch,
+                     .include_dir = include,
+                     .timeout_s = cfg->compile_timeout_s};
+    rn_result r;
+    progress(cfg, "[%s] compiling %s\n", spec->id, o->kernel_path);
+    int rc = bd_compile(o->kernel_path, so, &bo, &r);
+    o->compile_s = r.elapsed_s;
+    o->compile_log = take_output(&r);
+    if (rc != 0 && r.status == RN_TIMED_OUT) {
+        free(o->compile_log);
+        o->compile_log = strdup("nvcc did not finish in time\n");
+    } else if (rc != 0 && r.status == RN_START_FAILED) {
+        char line[512];
+        snprintf(line, sizeof line, "cannot run the CUDA compiler '%s': %s", bo.nvcc,
+                 o->compile_log);
+        free(o->compile_log);
+        o->compile_log = strdup(line);
+    }
+    rn_result_free(&r);
+    o->compiled = rc == 0;
+    return rc;
+}
+
+static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                            const char *so)
+{
+    rn_result r;
+    progress(cfg, "[%s] running the kernel (correctness%s)\n", spec->id,
+             cfg->timing ? ", then timing" : "");
+    if (run_worker(cfg, "run", spec, so, o->workdir, cfg->run_timeout_s, &r) != 0) {
+        snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
+        return;
+    }
+    o->run_log = take_output(&r);
+    cJSON *root = read_json(o->workdir);
+    int finished = r.status == RN_EXITED && r.exit_code == 0;
+    if (!finished)
+        explain_child(&r, cfg->run_timeout_s, o->run_problem, sizeof o->run_problem);
+    if (root && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "launched"))) {
+        o->ran = 1;
+        o->guards_intact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "guards_intact"));
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "timing");
+        if (finished && t) {
+            const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "student");
+            const cJSON *c = cJSON_GetObjectItemCaseSensitive(t, "sol_copy");
+            o->timed = 1;
+            o->student_ms = num(s, "median_ms");
+            o->student_bytes_per_s = num(s, "bytes_per_s");
+            o->sol_bytes_per_s = num(c, "bytes_per_s");
+        }
+    }
+    cJSON_Delete(root);
+    rn_result_free(&r);
+    if (o->ran) {
+        progress(cfg, "[%s] checking the outputs against the CPU reference\n", spec->id);
+        o->check_ok = spec->check(o->workdir, cfg->seed, &o->check) == 0;
+    }
+}
+
+static oc_engine_state engine_state(const char *status)
+{
+    if (!strcmp(status, "ok"))
+        return OC_ENGINE_OK;
+    if (!strcmp(status, "no_permission"))
+        return OC_ENGINE_NO_PERMISSION;
+    if (!strcmp(status, "unsupported"))
+        return OC_ENGINE_UNSUPPORTED;
+    return OC_ENGINE_FAILED;
+}
+
+static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const char *so)
+{
+    rn_result r;
+    progress(cfg, "[%s] reading the hardware counters (CUPTI)\n", spec->id);
+    if (run_worker(cfg, "counters", spec, so, o->workdir, cfg->counters_timeout_s, &r) != 0) {
+        o->counters = OC_ENGINE_FAILED;
+        snprintf(o->counters_why, sizeof o->counters_why, "cannot start the grading child");
+        return;
+    }
+    cJSON *root = read_json(o->workdir);
+    const cJSON *c = root ? cJSON_GetObjectItemCaseSensitive(root, "counters") : NULL;
+    if (r.status != RN_EXITED || r.exit_code != 0 || !c) {
+        o->counters = OC_ENGINE_FAILED;
+        explain_child(&r, cfg->counters_timeout_s, o->counters_why, sizeof o->counters_why);
+    } else {
+        o->counters = engine_state(str(c, "status"));
+        snprintf(o->counters_why, sizeof o->counters_why, "%s", str(c, "why"));
+        const cJSON *k;
+        size_t used = 0;
+        cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(c, "kernels"))
+        {
+            o->load.requests += num(k, "ld_requests");
+            o->load.sectors += num(k, "ld_sectors");
+            o->load.bytes += num(k, "ld_bytes");
+            o->store.requests += num(k, "st_requests");
+            o->store.sectors += num(k, "st_sectors");
+            o->store.bytes += num(k, "st_bytes");
+            const char *name = str(k, "name");
+            if (used < sizeof o->counters_kernels && name[strspn(name, "0123456789")] != '\0')
+                used +=
+                    (size_t)snprintf(o->counters_kernels + used, sizeof o->counters_kernels - used,
+                                     "%s%s", used ? ", " : "", name);
+        }
+    }
+    cJSON_Delete(root);
+    rn_result_free(&r);
+}
+
+static double efficiency(const oc_traffic *t)
+{
+    return t->sectors > 0 ? t->bytes / (32.0 * t->sectors) : 0.0;
+}
+
+void gr_decide(oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    o->max_score = s->points_correct + s->points_load + s->points_store;
+    o->score = 0;
+    o->hint[0] = '\0';
+    o->efficiency_measured = o->counters == OC_ENGINE_OK;
+    if (o->efficiency_measured) {
+        o->load_eff = efficiency(&o->load);
+        o->store_eff = efficiency(&o->store);
+    }
+    if (!o->compiled) {
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason, "the kernel does not compile");
+        snprintf(o->hint, sizeof o->hint,
+                 "Read the compiler's first error above: it names the line. Fix that one first; "
+                 "later errors often follow from it.");
+        return;
+    }
+    if (!o->ran || o->run_problem[0]) {
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason, "the kernel did not run to the end: %s",
+                 o->run_problem[0] ? o->run_problem : "no result");
+        snprintf(o->hint, sizeof o->hint,
+                 "An illegal address means a thread indexed past an array: check the bound "
+                 "test (i < n) on every access. Run 'compute-sanitizer' on a small program to "
+                 "find the line.");
+        return;
+    }
+    if (!o->guards_intact) {
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason,
+                 "the kernel wrote outside its output array (the guard bytes around it changed)");
+        snprintf(o->hint, sizeof o->hint,
+                 "Some thread's index runs past the end (or before the start) of the output: "
+                 "guard every store with the bound test, and check the last block.");
+        return;
+    }
+    if (!o->check_ok || !o->check.passed) {
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason, "the output is wrong: %zu of %zu elements differ",
+                 o->check.mismatches, o->check.checked);
+        snprintf(o->hint, sizeof o->hint, "%s",
+                 o->check.unwritten
+                     ? "Elements that were never written mean the grid does not cover the "
+                       "whole array: check how many threads you launch and the loop bounds."
+                     : "Compare the first wrong coordinates above with the index expression "
+                       "your threads compute.");
+        return;
+    }
+    o->score += s->points_correct;
+    if (!o->efficiency_measured) {
+        o->verdict = OC_NOT_GRADED;
+        snprintf(o->reason, sizeof o->reason,
+                 "correct; coalescing was not measured on this machine (%s)",
+                 o->counters == OC_ENGINE_NOT_RUN ? "no engine ran" : o->counters_why);
+        snprintf(o->hint, sizeof o->hint,
+                 "Run 'make -f Makefile.student doctor' to see how to let the grader read the "
+                 "GPU's counters; your correctness points are kept.");
+        return;
+    }
+    if (o->load.requests <= 0 || o->store.requests <= 0) {
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason,
+                 "correct, but the GPU made no global %s: the result was not computed by the "
+                 "kernel on the GPU",
+                 o->load.requests <= 0 ? "loads" : "stores");
+        snprintf(o->hint, sizeof o->hint,
+                 "The kernel must read its input and write its output in GPU memory.");
+        return;
+    }
+    int load_ok = o->load_eff >= s->min_load_eff;
+    int store_ok = o->store_eff >= s->min_store_eff;
+    if (load_ok)
+        o->score += s->points_load;
+    if (store_ok)
+        o->score += s->points_store;
+    o->verdict = load_ok && store_ok ? OC_PASS : OC_FAIL;
+    if (o->verdict == OC_PASS) {
+        snprintf(o->reason, sizeof o->reason, "correct, and loads and stores are coalesced");
+        return;
+    }
+    snprintf(o->reason, sizeof o->reason, "correct, but %s %s not coalesced enough",
+             !load_ok && !store_ok ? "loads and stores"
+             : !load_ok            ? "loads"
+                                   : "stores",
+             !load_ok && !store_ok ? "are" : "is");
+    const oc_traffic *worst = !load_ok ? &o->load : &o->store;
+    char sig[600];
+    hn_signature(!load_ok ? "Loads" : "Stores", worst->sectors / worst->requests,
+                 worst->bytes / worst->requests, sig, sizeof sig);
+    snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig ? " " : "",
+             s->efficiency_hint ? s->efficiency_hint : "");
+}
+
+void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->spec = spec;
+    snprintf(o->workdir, sizeof o->workdir, "%s", workdir);
+    if (cfg->kernel)
+        snprintf(o->kernel_path, sizeof o->kernel_path, "%s", cfg->kernel);
+    else
+        gr_default_kernel(cfg, spec, o->kernel_path, sizeof o->kernel_path);
+
+    char so[4200];
+    snprintf(so, sizeof so, "%s/kernel.so", workdir);
+    if (make_dir(workdir) != 0) {
+        o->compile_log = strdup("cannot create the work directory\n");
+    } else if (compile_kernel(cfg, spec, o, so) == 0) {
+        correctness_run(cfg, spec, o, so);
+        int correct =
+            o->ran && !o->run_problem[0] && o->guards_intact && o->check_ok && o->check.passed;
+        if (correct && cfg->counters)
+            counters_run(cfg, spec, o, so);
+    }
+    gr_decide(o);
+}
+
+int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, const char *csv_out,
+               char *why, size_t why_size)
+{
+    rn_result r;
+    if (make_dir(workdir) != 0 || run_worker(cfg, "explore", spec, NULL, workdir, 600, &r) != 0) {
+        snprintf(why, why_size, "cannot start the grading child");
+        return -1;
+    }
+    fputs(r.output ? r.output : "", stdout);
+    int rc = r.status == RN_EXITED && r.exit_code == 0 ? 0 : -1;
+    if (rc)
+        explain_child(&r, 600, why, why_size);
+    rn_result_free(&r);
+    if (rc == 0 && csv_out) {
+        char src[4200];
+        snprintf(src, sizeof src, "%s/explore.csv", workdir);
+        FILE *in = fopen(src, "rb"), *out = fopen(csv_out, "wb");
+        char buf[8192];
+        size_t n;
+        while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, out);
+        if (!in || !out) {
+            snprintf(why, why_size, "cannot write '%s'", csv_out);
+            rc = -1;
+        }
+        if (in)
+            fclose(in);
+        if (out && fclose(out) != 0)
+            rc = -1;
+    }
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * grade.h - grading one lab, start to end: compile the kernel, run it in a child, check its
+ * outputs here, measure its traffic in another child, decide the verdict.
+ */
+#ifndef CL_GRADE_H
+#define CL_GRADE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "devinfo.h"
+#include "outcome.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gr_config {
+    const char *root;   /* project root: labs/, solutions/, handouts/ */
+    const char *worker; /* path of grade-worker */
+    const char *nvcc;   /* CUDA compiler */
+    const char *arch;   /* nvcc -arch, "native" by default */
+    const char *kernel; /* grade this file instead of the lab's kernel.cu; NULL for the default */
+    int solution;       /* grade solutions/NN-slug/kernel.cu */
+    uint64_t seed;
+    int counters; /* run the counters engine */
+    int timing;   /* run the timing engine */
+    double compile_timeout_s, run_timeout_s, counters_timeout_s;
+    FILE *progress; /* one line per step, or NULL */
+} gr_config;
+
+/* Asks a child what GPU there is. Returns 0 with *dev filled when one is usable; 1 when there
+ * is none or it cannot be used (why says so, for a person); -1 when the worker cannot run. */
+int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, char *why, size_t why_size);
+
+/* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
+void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
+
+/* Runs spec's explore in a child, streaming its table to stdout; copies its CSV to csv_out.
+ * Returns 0 on success. */
+int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, const char *csv_out,
+               char *why, size_t why_size);
+
+/* The default kernel file of spec: ROOT/labs/NN-slug/kernel.cu (or solutions/...). */
+void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size);
+
+/* Decides verdict, score, reason and hint of *o from what was measured; pure, for tests. */
+void gr_decide(oc_outcome *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

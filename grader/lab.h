@@ -1,0 +1,56 @@
+/*
+ * lab.h - what the grader knows about a lab (its spec) and what grading one found (its
+ * outcome). Specs live in grader/labs/labNN_spec.c, one per lab; the table is in labs.c.
+ */
+#ifndef CL_LAB_H
+#define CL_LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a lab's correctness check found, written by its spec's check(). */
+typedef struct lab_check {
+    int passed;
+    size_t checked;     /* elements compared */
+    size_t mismatches;  /* elements wrong, unwritten ones included */
+    size_t unwritten;   /* elements still holding the poison */
+    char summary[256];  /* one line: what was compared and against what tolerance */
+    char details[2048]; /* the first mismatches with coordinates, or why nothing was compared */
+} lab_check;
+
+typedef struct lab_spec {
+    const char *id;                     /* "01" */
+    const char *slug;                   /* "dram-burst"; the lab's folder is labs/NN-slug */
+    const char *title;                  /* "DRAM burst" */
+    const char *summary;                /* one sentence for --list */
+    double min_load_eff, min_store_eff; /* graded thresholds, fractions in [0, 1] */
+    int points_correct, points_load, points_store;
+    const char *size_text; /* the problem size, for the report and the manifest */
+    /* Compares the outputs the child saved in workdir against a CPU reference computed from
+     * the same seed. Returns 0 when it could compare (whatever it found), -1 when the outputs
+     * are missing or malformed (details says which). */
+    int (*check)(const char *workdir, uint64_t seed, lab_check *out);
+    /* The lab's own next step when efficiency falls short, after the generic hint. */
+    const char *efficiency_hint;
+} lab_spec;
+
+extern const lab_spec *const lab_table[];
+extern const size_t lab_count;
+
+/* Finds a lab by number ("01", "1") or slug ("dram-burst"); NULL when none matches. */
+const lab_spec *lab_find(const char *name);
+
+/* Reads WORKDIR/NAME.bin into a malloc'ed buffer when its size is exactly bytes; returns NULL
+ * (with why filled) otherwise. */
+void *lab_load_output(const char *workdir, const char *name, size_t bytes, char *why,
+                      size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

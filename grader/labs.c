@@ -1,0 +1,58 @@
+/* labs.c - the table of labs and what every spec shares. See lab.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "lab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+extern const lab_spec lab01_spec;
+
+const lab_spec *const lab_table[] = {&lab01_spec};
+const size_t lab_count = sizeof lab_table / sizeof lab_table[0];
+
+const lab_spec *lab_find(const char *name)
+{
+    char *end = NULL;
+    long number = strtol(name, &end, 10);
+    for (size_t i = 0; i < lab_count; ++i) {
+        const lab_spec *s = lab_table[i];
+        if (end != name && *end == '\0' && number == strtol(s->id, NULL, 10))
+            return s;
+        if (!strcmp(name, s->slug))
+            return s;
+        char full[64];
+        snprintf(full, sizeof full, "%s-%s", s->id, s->slug);
+        if (!strcmp(name, full))
+            return s;
+    }
+    return NULL;
+}
+
+void *lab_load_output(const char *workdir, const char *name, size_t bytes, char *why,
+                      size_t why_size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.bin", workdir, name);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(why, why_size, "the kernel's run saved no '%s'", name);
+        return NULL;
+    }
+    if ((size_t)st.st_size != bytes) {
+        snprintf(why, why_size, "'%s' holds %lld bytes, expected %zu", name, (long long)st.st_size,
+                 bytes);
+        return NULL;
+    }
+    void *buf = malloc(bytes ? bytes : 1);
+    FILE *f = fopen(path, "rb");
+    if (!buf || !f || fread(buf, 1, bytes, f) != bytes) {
+        snprintf(why, why_size, "cannot read '%s'", path);
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}

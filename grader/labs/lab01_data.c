@@ -1,0 +1,18 @@
+/* lab01_data.c - see lab01_data.h. */
+#include "lab01_data.h"
+
+#include "seeded.h"
+
+enum { STREAM_FACTOR = 1, STREAM_X = 2 };
+
+float lab01_factor(uint64_t seed)
+{
+    sd_rng rng;
+    sd_init(&rng, seed, STREAM_FACTOR);
+    return sd_next_float(&rng, 1.5f, 3.5f);
+}
+
+void lab01_fill_x(uint64_t seed, float *x, size_t n)
+{
+    sd_fill_uniform(x, n, seed, STREAM_X, -8.0f, 8.0f);
+}

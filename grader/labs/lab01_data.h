@@ -1,0 +1,18 @@
+/*
+ * lab01_data.h - lab 01's problem, shared by the grading child (which runs it) and the grader
+ * (which checks it): the size and the seeded inputs, so inputs never travel between them.
+ */
+#ifndef CL_LAB01_DATA_H
+#define CL_LAB01_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 3 * 2^24 + 7 floats: 201 MB per array, several times any L2, and a multiple of nothing. */
+#define LAB01_N ((size_t)3 * (1u << 24) + 7)
+
+/* The scale factor and x for a seed; x must hold n floats. */
+float lab01_factor(uint64_t seed);
+void lab01_fill_x(uint64_t seed, float *x, size_t n);
+
+#endif

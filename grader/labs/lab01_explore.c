@@ -1,0 +1,122 @@
+/*
+ * lab01_explore.c - lab 01's explore run (grade --explore 01): bandwidth against the number of
+ * contiguous bytes each group of lanes reads in one warp request, 4 B to 512 B, with the
+ * coalescing model's prediction beside each measurement. Prints a table; writes
+ * WORKDIR/explore.csv.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "coalesce.h"
+#include "cuda_check.h"
+#include "timing.h"
+#include "worker.h"
+
+cudaError_t lab01_read_runs(const void *base, size_t requests, unsigned elem_bytes,
+                            unsigned run_bytes, size_t run_pitch, float *sink);
+cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
+
+typedef struct point {
+    unsigned run_bytes, elem_bytes;
+    size_t pitch; /* distance between the starts of two runs */
+} point;
+
+typedef struct runs_ctx {
+    const void *base;
+    size_t requests;
+    point p;
+    float *sink;
+} runs_ctx;
+
+static cudaError_t runs_work(void *ctx)
+{
+    runs_ctx *c = ctx;
+    return lab01_read_runs(c->base, c->requests, c->p.elem_bytes, c->p.run_bytes, c->p.pitch,
+                           c->sink);
+}
+
+typedef struct copy_ctx {
+    void *src, *dst;
+    size_t bytes;
+} copy_ctx;
+
+static cudaError_t copy_work(void *ctx)
+{
+    copy_ctx *c = ctx;
+    return wk_sol_copy(c->src, c->dst, c->bytes);
+}
+
+/* The model's view of one request of point p: lanes in groups of run_bytes / elem_bytes. */
+static cl_cost predict(point p)
+{
+    cl_request req = {.active = 0xffffffffu, .size = p.elem_bytes};
+    unsigned lanes_per_run = p.run_bytes / p.elem_bytes;
+    for (unsigned l = 0; l < 32; ++l)
+        req.addr[l] = (uint64_t)(l / lanes_per_run) * p.pitch + (l % lanes_per_run) * p.elem_bytes;
+    cl_cost c;
+    cl_request_cost(&req, &c);
+    return c;
+}
+
+int lab01_explore(const wk_job *job)
+{
+    /* Runs start 256 bytes apart (512 and 1024 for the widest), so no two runs share a sector
+     * or a line. Rows whose pitch equals the run read everything: the dense cases. */
+    static const point points[] = {
+        {4, 4, 256},   {8, 4, 256},   {16, 4, 256},  {32, 4, 256},    {64, 4, 256},
+        {128, 4, 256}, {128, 4, 128}, {256, 8, 512}, {512, 16, 1024}, {512, 16, 512},
+    };
+    const size_t footprint = (size_t)1 << 30;
+    char *base = NULL;
+    float *sink = NULL;
+    CL_CUDA_CHECK(cudaMalloc((void **)&base, footprint));
+    CL_CUDA_CHECK(cudaMalloc((void **)&sink, sizeof(float)));
+    CL_CUDA_CHECK(cudaMemset(base, 0, footprint)); /* zeros: the sum never reaches 1234.5 */
+
+    tm_options opt = {.warmup = 2, .repeats = 9, .flush_bytes = 4 * job->dev.l2_bytes};
+    copy_ctx cc = {.src = base, .dst = NULL, .bytes = footprint / 2};
+    CL_CUDA_CHECK(cudaMalloc(&cc.dst, cc.bytes));
+    tm_result copy;
+    CL_CUDA_CHECK(tm_measure(copy_work, &cc, &opt, &copy));
+    double sol = 2.0 * cc.bytes / (copy.median_ms * 1e-3);
+    cudaFree(cc.dst);
+
+    char csv_path[4096];
+    snprintf(csv_path, sizeof csv_path, "%s/explore.csv", job->workdir);
+    FILE *csv = fopen(csv_path, "w");
+    if (!csv) {
+        fprintf(stderr, "cannot write '%s'\n", csv_path);
+        return WK_EXIT_IO;
+    }
+    fprintf(csv, "run_bytes,elem_bytes,pitch_bytes,sectors_per_request,model_efficiency,"
+                 "nsight_bytes_per_sector,median_ms,useful_gb_s,percent_of_copy\n");
+    printf("lab 01 explore on %s: %.0f GB/s same-run copy (read + write), 1 GiB footprint\n",
+           job->dev.name, sol / 1e9);
+    printf("%-10s %-6s %-9s %-10s %-11s %-10s %-12s %s\n", "run bytes", "elem", "pitch", "sect/req",
+           "model eff", "time ms", "useful GB/s", "% of copy");
+    for (size_t i = 0; i < sizeof points / sizeof points[0]; ++i) {
+        point p = points[i];
+        unsigned runs_per_request = 32 / (p.run_bytes / p.elem_bytes);
+        runs_ctx rc = {.base = base,
+                       .requests = footprint / (runs_per_request * p.pitch),
+                       .p = p,
+                       .sink = sink};
+        tm_result t;
+        CL_CUDA_CHECK(tm_measure(runs_work, &rc, &opt, &t));
+        cl_cost c = predict(p);
+        cl_tally tally = {0};
+        cl_tally_add(&tally, &c);
+        double useful = (double)rc.requests * 32 * p.elem_bytes;
+        double bw = useful / (t.median_ms * 1e-3);
+        printf("%-10u %-6u %-9zu %-10u %-11.1f %-10.3f %-12.0f %.1f\n", p.run_bytes, p.elem_bytes,
+               p.pitch, c.sectors, 100 * cl_tally_efficiency(&tally), t.median_ms, bw / 1e9,
+               100 * bw / sol);
+        fprintf(csv, "%u,%u,%zu,%u,%.4f,%.4f,%.4f,%.1f,%.2f\n", p.run_bytes, p.elem_bytes, p.pitch,
+                c.sectors, cl_tally_efficiency(&tally), cl_tally_bytes_per_sector(&tally),
+                t.median_ms, bw / 1e9, 100 * bw / sol);
+    }
+    fclose(csv);
+    cudaFree(base);
+    cudaFree(sink);
+    return 0;
+}

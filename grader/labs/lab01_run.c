@@ -1,0 +1,87 @@
+/*
+ * lab01_run.c - lab 01 in the grading child: set the problem up on the GPU, launch the
+ * student's lab01_scale(), save y.
+ */
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "lab01.h"
+#include "lab01_data.h"
+#include "worker.h"
+
+typedef cudaError_t (*lab01_fn)(float, const float *, float *, size_t);
+
+typedef struct lab01_state {
+    lab01_fn scale;
+    float a;
+    size_t n;
+    float *x;
+    float *y;
+} lab01_state;
+
+static void *lab01_open(const wk_job *job)
+{
+    lab01_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->scale = (lab01_fn)wk_symbol(job, "lab01_scale");
+    s->n = LAB01_N;
+    s->a = lab01_factor(job->seed);
+    size_t bytes = s->n * sizeof(float);
+    float *host = malloc(bytes);
+    if (!host) {
+        free(s);
+        return NULL;
+    }
+    lab01_fill_x(job->seed, host, s->n);
+    s->x = wk_alloc_guarded(bytes);
+    s->y = wk_alloc_guarded(bytes);
+    CL_CUDA_CHECK(cudaMemcpy(s->x, host, bytes, cudaMemcpyHostToDevice));
+    free(host);
+    return s;
+}
+
+static cudaError_t lab01_launch(void *state)
+{
+    lab01_state *s = state;
+    return s->scale(s->a, s->x, s->y, s->n);
+}
+
+static int lab01_save(void *state, const wk_job *job)
+{
+    lab01_state *s = state;
+    size_t bytes = s->n * sizeof(float);
+    float *host = malloc(bytes);
+    if (!host)
+        return 0;
+    CL_CUDA_CHECK(cudaMemcpy(host, s->y, bytes, cudaMemcpyDeviceToHost));
+    wk_save(job, "y", host, bytes);
+    free(host);
+    return wk_guards_intact(s->y, bytes) && wk_guards_intact(s->x, bytes);
+}
+
+static double lab01_useful_bytes(const void *state)
+{
+    const lab01_state *s = state;
+    return 2.0 * (double)s->n * sizeof(float);
+}
+
+static void lab01_close(void *state)
+{
+    lab01_state *s = state;
+    wk_free_guarded(s->x);
+    wk_free_guarded(s->y);
+    free(s);
+}
+
+int lab01_explore(const wk_job *job);
+
+const wk_lab wk_lab01 = {
+    .id = "01",
+    .open = lab01_open,
+    .launch = lab01_launch,
+    .save = lab01_save,
+    .useful_bytes = lab01_useful_bytes,
+    .close = lab01_close,
+    .explore = lab01_explore,
+};

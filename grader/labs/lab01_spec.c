@@ -1,0 +1,76 @@
+#define _POSIX_C_SOURCE 200809L
+/*
+ * lab01_spec.c - how lab 01 (DRAM burst) is graded.
+ *
+ * Thresholds, measured on an H200 with the counters engine (tests/gpu/run-all.sh): the stub
+ * moves 12.5% useful bytes per sector for loads and stores, the reference solution 100%. The
+ * 90% bar sits far from both: a kernel with one misaligned request in four still passes, any
+ * stride-2 access fails.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "lab.h"
+#include "lab01_data.h"
+
+static int lab01_check(const char *workdir, uint64_t seed, lab_check *out)
+{
+    const size_t n = LAB01_N;
+    const cmp_tolerance tol = {.abs = 1e-6, .rel = 1e-6};
+    memset(out, 0, sizeof *out);
+    float *y = lab_load_output(workdir, "y", n * sizeof(float), out->details, sizeof out->details);
+    float *want = malloc(n * sizeof(float));
+    if (!y || !want) {
+        free(y);
+        free(want);
+        return -1;
+    }
+    /* y_reference: the plain loop, on the same seeded inputs the child used. */
+    lab01_fill_x(seed, want, n);
+    const float a = lab01_factor(seed);
+    for (size_t i = 0; i < n; ++i)
+        want[i] = a * want[i];
+
+    cmp_result res;
+    cmp_floats(y, want, n, 1, tol, &res);
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &y[i], sizeof bits);
+        out->unwritten += bits == 0xffffffffu;
+    }
+    out->checked = res.checked;
+    out->mismatches = res.mismatches;
+    out->passed = res.mismatches == 0;
+    snprintf(out->summary, sizeof out->summary,
+             "y = a*x for %zu floats against a CPU loop; tolerance |got-want| <= %g + %g*|want|", n,
+             tol.abs, tol.rel);
+    FILE *f = fmemopen(out->details, sizeof out->details, "w");
+    if (f) {
+        cmp_describe(f, "y", &res, 1, tol);
+        if (out->unwritten)
+            fprintf(f, "%zu of them were never written (they still hold the poison NaN)\n",
+                    out->unwritten);
+        fclose(f);
+    }
+    free(y);
+    free(want);
+    return 0;
+}
+
+const lab_spec lab01_spec = {
+    .id = "01",
+    .slug = "dram-burst",
+    .title = "DRAM burst",
+    .summary = "y = a*x: make consecutive threads touch consecutive words",
+    .min_load_eff = 0.90,
+    .min_store_eff = 0.90,
+    .points_correct = 40,
+    .points_load = 30,
+    .points_store = 30,
+    .size_text = "n = 50331655 floats (201 MB per array)",
+    .check = lab01_check,
+    .efficiency_hint = "In lab 01 that means: thread t takes element t, then t + (all threads in "
+                       "the grid), and so on (a grid-stride loop), instead of a chunk of its own.",
+};

@@ -1,0 +1,76 @@
+/*
+ * outcome.h - everything grading one lab found, from compile to verdict. grade.c fills it,
+ * report.c prints it; nothing else decides a verdict.
+ */
+#ifndef CL_OUTCOME_H
+#define CL_OUTCOME_H
+
+#include "lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum oc_verdict {
+    OC_PASS,
+    OC_FAIL,
+    OC_NOT_GRADED /* correct, but no engine could measure efficiency on this machine */
+} oc_verdict;
+
+typedef enum oc_engine_state {
+    OC_ENGINE_NOT_RUN,
+    OC_ENGINE_OK,
+    OC_ENGINE_NO_PERMISSION,
+    OC_ENGINE_UNSUPPORTED,
+    OC_ENGINE_FAILED
+} oc_engine_state;
+
+/* Global-memory traffic of the lab's kernels, loads and stores, as one engine measured it. */
+typedef struct oc_traffic {
+    double requests, sectors, bytes; /* warp-level requests, 32-byte sectors, bytes asked for */
+} oc_traffic;
+
+typedef struct oc_outcome {
+    const lab_spec *spec;
+    char kernel_path[4096];
+    char workdir[4096];
+
+    /* build */
+    int compiled;
+    double compile_s;
+    char *compile_log; /* owned; the compiler's output */
+
+    /* correctness run */
+    int ran;               /* the child ran the kernel and saved its outputs */
+    char run_problem[512]; /* why it did not: crash, timeout, CUDA error, ... */
+    char *run_log;         /* owned; the child's output, shown as is */
+    int guards_intact;
+    int check_ok; /* the spec could compare the outputs */
+    lab_check check;
+
+    /* counters engine */
+    oc_engine_state counters;
+    char counters_why[512];
+    char counters_kernels[512]; /* the kernels it saw, comma-separated */
+    oc_traffic load, store;
+
+    /* timing engine */
+    int timed;
+    double student_ms, student_bytes_per_s, sol_bytes_per_s;
+
+    /* verdict */
+    int efficiency_measured;
+    double load_eff, store_eff; /* [0, 1], when measured */
+    oc_verdict verdict;
+    int score, max_score;
+    char reason[1024]; /* one line: why it passed or failed */
+    char hint[1024];   /* what to try next; empty when passed */
+} oc_outcome;
+
+void oc_free(oc_outcome *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

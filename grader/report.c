@@ -1,0 +1,260 @@
+/* report.c - see report.h. */
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+static const char *verdict_word(oc_verdict v)
+{
+    static const char *const words[] = {"PASS", "FAIL", "NOT GRADED"};
+    return words[v];
+}
+
+/* Prints text wrapped at 78 columns, every line after the first indented by indent spaces. */
+static void wrapped(FILE *out, const char *text, int indent, int first_col)
+{
+    int col = first_col;
+    const char *p = text;
+    while (*p) {
+        if (*p == '\n') {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            ++p;
+            continue;
+        }
+        size_t word = strcspn(p, " \n");
+        if (col > indent && col + (int)word > 78) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(out, "%.*s", (int)word, p);
+        col += (int)word;
+        p += word;
+        if (*p == ' ') {
+            fputc(' ', out);
+            ++col;
+            ++p;
+        }
+    }
+    fputc('\n', out);
+}
+
+static void engine_line(FILE *out, const char *label, const oc_traffic *t, double eff, double need)
+{
+    fprintf(out, "  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %s\n", label, 100 * eff,
+            t->requests > 0 ? t->sectors / t->requests : 0.0, 100 * need,
+            eff >= need ? "ok" : "too low");
+}
+
+static void indented_block(FILE *out, const char *text, size_t max_lines)
+{
+    size_t lines = 0;
+    const char *p = text;
+    while (*p && lines < max_lines) {
+        size_t len = strcspn(p, "\n");
+        fprintf(out, "    | %.*s\n", (int)len, p);
+        p += len + (p[len] == '\n');
+        ++lines;
+    }
+    if (*p)
+        fprintf(out, "    | ... (cut; the rest is in the JSON report)\n");
+}
+
+void rp_text_lab(FILE *out, const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    char head[128];
+    snprintf(head, sizeof head, "lab %s %s: %s", s->id, s->slug, s->title);
+    fprintf(out, "\n%-58s %-10s %3d/%d\n", head, verdict_word(o->verdict), o->score, o->max_score);
+    fprintf(out, "  %-12s %s", "kernel", o->kernel_path);
+    if (o->compiled)
+        fprintf(out, "  (compiled in %.1f s)\n", o->compile_s);
+    else
+        fputs("\n", out);
+
+    if (!o->compiled) {
+        fprintf(out, "  %-12s does not compile:\n", "build");
+        indented_block(out, o->compile_log ? o->compile_log : "", 20);
+    } else if (!o->ran || o->run_problem[0]) {
+        fprintf(out, "  %-12s %s\n", "run", o->run_problem[0] ? o->run_problem : "no result");
+        if (o->run_log && *o->run_log)
+            indented_block(out, o->run_log, 12);
+    } else if (!o->guards_intact) {
+        fprintf(out, "  %-12s FAIL  wrote outside the output array\n", "correctness");
+    } else if (!o->check_ok) {
+        fprintf(out, "  %-12s FAIL  %s\n", "correctness", o->check.details);
+    } else {
+        fprintf(out, "  %-12s %s  ", "correctness", o->check.passed ? "ok  " : "FAIL");
+        wrapped(out, o->check.summary, 21, 21);
+        if (!o->check.passed)
+            indented_block(out, o->check.details, 10);
+    }
+
+    if (o->efficiency_measured) {
+        engine_line(out, "loads", &o->load, o->load_eff, s->min_load_eff);
+        engine_line(out, "stores", &o->store, o->store_eff, s->min_store_eff);
+        fprintf(out,
+                "  %-12s hardware counters (CUPTI): useful bytes / (32 x sectors), as "
+                "Nsight Compute\n",
+                "measured by");
+        if (o->counters_kernels[0])
+            fprintf(out, "  %-12s %s\n", "kernels", o->counters_kernels);
+    } else if (o->counters != OC_ENGINE_NOT_RUN) {
+        fprintf(out, "  %-12s not measured: ", "coalescing");
+        wrapped(out, o->counters_why, 21, 35);
+    }
+    if (o->timed && o->sol_bytes_per_s > 0)
+        fprintf(out,
+                "  %-12s %.0f GB/s, %.0f%% of this GPU's copy (%.0f GB/s); %.3f ms  (shown, "
+                "not graded)\n",
+                "bandwidth", o->student_bytes_per_s / 1e9,
+                100 * o->student_bytes_per_s / o->sol_bytes_per_s, o->sol_bytes_per_s / 1e9,
+                o->student_ms);
+
+    fprintf(out, "  %-12s ", "verdict");
+    wrapped(out, o->reason, 15, 15);
+    if (o->hint[0]) {
+        fprintf(out, "  %-12s ", "hint");
+        wrapped(out, o->hint, 15, 15);
+    }
+    if (o->verdict != OC_PASS)
+        fprintf(out, "  %-12s handouts/%s-%s.md; then make -f Makefile.student grade LAB=%s\n",
+                "next", s->id, s->slug, s->id);
+}
+
+void rp_text_summary(FILE *out, const oc_outcome *outcomes, size_t n)
+{
+    size_t passed = 0, failed = 0, skipped = 0;
+    for (size_t i = 0; i < n; ++i) {
+        passed += outcomes[i].verdict == OC_PASS;
+        failed += outcomes[i].verdict == OC_FAIL;
+        skipped += outcomes[i].verdict == OC_NOT_GRADED;
+    }
+    fputc('\n', out);
+    if (skipped)
+        fprintf(out, "%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+    else
+        fprintf(out, "%zu passed, %zu failed\n", passed, failed);
+}
+
+static const char *engine_word(oc_engine_state s)
+{
+    static const char *const words[] = {"not_run", "ok", "no_permission", "unsupported", "failed"};
+    return words[s];
+}
+
+static cJSON *traffic_json(const oc_traffic *t, double eff, double need)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "requests", t->requests);
+    cJSON_AddNumberToObject(o, "sectors", t->sectors);
+    cJSON_AddNumberToObject(o, "bytes", t->bytes);
+    cJSON_AddNumberToObject(o, "sectors_per_request",
+                            t->requests > 0 ? t->sectors / t->requests : 0.0);
+    cJSON_AddNumberToObject(o, "efficiency", eff);
+    cJSON_AddNumberToObject(o, "threshold", need);
+    return o;
+}
+
+static cJSON *lab_json(const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "id", s->id);
+    cJSON_AddStringToObject(j, "slug", s->slug);
+    cJSON_AddStringToObject(j, "title", s->title);
+    cJSON_AddStringToObject(j, "kernel", o->kernel_path);
+    cJSON_AddStringToObject(j, "size", s->size_text);
+    cJSON_AddStringToObject(j, "verdict", verdict_word(o->verdict));
+    cJSON_AddNumberToObject(j, "score", o->score);
+    cJSON_AddNumberToObject(j, "max_score", o->max_score);
+    cJSON_AddStringToObject(j, "reason", o->reason);
+    cJSON_AddStringToObject(j, "hint", o->hint);
+
+    cJSON *b = cJSON_AddObjectToObject(j, "build");
+    cJSON_AddBoolToObject(b, "compiled", o->compiled);
+    cJSON_AddNumberToObject(b, "seconds", o->compile_s);
+    cJSON_AddStringToObject(b, "log", o->compile_log ? o->compile_log : "");
+
+    cJSON *r = cJSON_AddObjectToObject(j, "run");
+    cJSON_AddBoolToObject(r, "ran", o->ran);
+    cJSON_AddStringToObject(r, "problem", o->run_problem);
+    cJSON_AddBoolToObject(r, "guards_intact", o->guards_intact);
+    cJSON_AddStringToObject(r, "log", o->run_log ? o->run_log : "");
+
+    cJSON *c = cJSON_AddObjectToObject(j, "correctness");
+    cJSON_AddBoolToObject(c, "passed", o->check_ok && o->check.passed);
+    cJSON_AddNumberToObject(c, "checked", (double)o->check.checked);
+    cJSON_AddNumberToObject(c, "mismatches", (double)o->check.mismatches);
+    cJSON_AddNumberToObject(c, "unwritten", (double)o->check.unwritten);
+    cJSON_AddStringToObject(c, "summary", o->check.summary);
+    cJSON_AddStringToObject(c, "details", o->check.details);
+
+    cJSON *e = cJSON_AddObjectToObject(j, "coalescing");
+    cJSON_AddBoolToObject(e, "measured", o->efficiency_measured);
+    cJSON_AddStringToObject(e, "definition",
+                            "bytes requested / (32 x sectors), per Nsight Compute");
+    cJSON *ct = cJSON_AddObjectToObject(e, "counters");
+    cJSON_AddStringToObject(ct, "state", engine_word(o->counters));
+    cJSON_AddStringToObject(ct, "why", o->counters_why);
+    cJSON_AddStringToObject(ct, "kernels", o->counters_kernels);
+    if (o->efficiency_measured) {
+        cJSON_AddItemToObject(e, "loads", traffic_json(&o->load, o->load_eff, s->min_load_eff));
+        cJSON_AddItemToObject(e, "stores", traffic_json(&o->store, o->store_eff, s->min_store_eff));
+    }
+
+    cJSON *t = cJSON_AddObjectToObject(j, "timing");
+    cJSON_AddBoolToObject(t, "measured", o->timed);
+    if (o->timed) {
+        cJSON_AddNumberToObject(t, "median_ms", o->student_ms);
+        cJSON_AddNumberToObject(t, "bytes_per_s", o->student_bytes_per_s);
+        cJSON_AddNumberToObject(t, "sol_copy_bytes_per_s", o->sol_bytes_per_s);
+        cJSON_AddNumberToObject(t, "fraction_of_sol",
+                                o->sol_bytes_per_s > 0 ? o->student_bytes_per_s / o->sol_bytes_per_s
+                                                       : 0.0);
+    }
+    return j;
+}
+
+char *rp_json(const rp_manifest *m, const oc_outcome *outcomes, size_t n)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *man = cJSON_AddObjectToObject(root, "manifest");
+    cJSON_AddStringToObject(man, "tool", "grade");
+    cJSON_AddStringToObject(man, "version", m->version ? m->version : "");
+    cJSON_AddStringToObject(man, "nvcc", m->nvcc_version ? m->nvcc_version : "");
+    cJSON_AddStringToObject(man, "arch", m->arch ? m->arch : "");
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
+    cJSON_AddStringToObject(man, "seed", seed);
+    if (m->device) {
+        const di_info *d = m->device;
+        cJSON *g = cJSON_AddObjectToObject(man, "gpu");
+        char cc[16], drv[16], rt[16];
+        snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+        di_version_string(d->driver_version, drv, sizeof drv);
+        di_version_string(d->runtime_version, rt, sizeof rt);
+        cJSON_AddStringToObject(g, "name", d->name);
+        cJSON_AddStringToObject(g, "compute_capability", cc);
+        cJSON_AddNumberToObject(g, "sm_count", d->sm_count);
+        cJSON_AddNumberToObject(g, "l2_bytes", (double)d->l2_bytes);
+        cJSON_AddStringToObject(g, "driver_cuda", drv);
+        cJSON_AddStringToObject(g, "runtime_cuda", rt);
+    } else {
+        cJSON_AddNullToObject(man, "gpu");
+    }
+    cJSON *labs = cJSON_AddArrayToObject(root, "labs");
+    size_t passed = 0, failed = 0, skipped = 0;
+    for (size_t i = 0; i < n; ++i) {
+        cJSON_AddItemToArray(labs, lab_json(&outcomes[i]));
+        passed += outcomes[i].verdict == OC_PASS;
+        failed += outcomes[i].verdict == OC_FAIL;
+        skipped += outcomes[i].verdict == OC_NOT_GRADED;
+    }
+    cJSON_AddNumberToObject(root, "passed", (double)passed);
+    cJSON_AddNumberToObject(root, "failed", (double)failed);
+    cJSON_AddNumberToObject(root, "skipped", (double)skipped);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    return text;
+}

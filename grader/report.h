@@ -1,0 +1,39 @@
+/*
+ * report.h - what a person (text) or a program (JSON, through cJSON) reads after a run.
+ */
+#ifndef CL_REPORT_H
+#define CL_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "devinfo.h"
+#include "outcome.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Facts about the run, for the manifest. */
+typedef struct rp_manifest {
+    const char *version;      /* the grader's */
+    const char *nvcc_version; /* "13.0" or "" */
+    const di_info *device;    /* NULL when no GPU */
+    uint64_t seed;
+    const char *arch;
+} rp_manifest;
+
+/* The text report of one lab: verdict, correctness, efficiency, bandwidth, hint, score. */
+void rp_text_lab(FILE *out, const oc_outcome *o);
+
+/* The closing line "N passed, N failed" (", N skipped" when some were not graded). */
+void rp_text_summary(FILE *out, const oc_outcome *outcomes, size_t n);
+
+/* The whole run as JSON text (malloc'ed; NULL on allocation failure). */
+char *rp_json(const rp_manifest *m, const oc_outcome *outcomes, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,471 @@
+/*
+ * runner.c - runs one program as an isolated child process (see runner.h).
+ *
+ * The child is forked into its own process group with stdin on /dev/null and stdout and
+ * stderr on one pipe. A second, close-on-exec pipe tells the parent whether the exec
+ * happened: it reaches EOF when the exec succeeds, and carries the failing step and errno
+ * when it does not, so an exec failure is never mistaken for an exit status. The parent
+ * then polls the output pipe (and a pidfd, where the kernel has them) without ever blocking
+ * the child, enforces the time limit on CLOCK_MONOTONIC, and finally kills the whole group
+ * before reaping the child, so background grandchildren neither outlive the run nor hold
+ * the pipe open forever.
+ *
+ * Built with the unit tests, e.g.
+ *   gcc -std=c11 -Wall -Wextra -Werror -Igrader -DFAKE_CHILD_PATH='"/tmp/fake_child"' \
+ *       tests/unit/test_runner.c grader/runner.c $(pkg-config --cflags --libs cmocka)
+ */
+#define _GNU_SOURCE /* pipe2, close_range, strsignal, SYS_pidfd_open */
+
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* After the child exits, output still in flight (or written by a grandchild that is about
+ * to finish) gets this long before the group is killed and reading stops. */
+#define DRAIN_S 0.1
+/* Without a pidfd nothing wakes poll() when the child exits, so it wakes this often. */
+#define POLL_SLICE_MS 10
+/* Reads per wake-up, so that a flood cannot keep the loop from checking the clock. */
+#define READS_PER_WAKE 64
+#define CHUNK_BYTES 65536
+#define FIRST_ALLOC 4096
+
+/* What went wrong in the child before or at exec, sent over the status pipe. */
+enum child_stage { STAGE_SETUP, STAGE_CHDIR, STAGE_SETENV, STAGE_EXEC };
+
+typedef struct child_report {
+    int stage; /* enum child_stage */
+    int err;   /* errno */
+    int index; /* env_add entry, for STAGE_SETENV */
+} child_report;
+
+/* The captured output: at most cap bytes in buf (always NUL-terminated), the rest counted. */
+typedef struct sink {
+    char *buf;
+    size_t len;
+    size_t alloc;
+    size_t cap;
+    size_t dropped;
+} sink;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Milliseconds for poll() until time t, rounded up so that the wake-up is not early. */
+static int ms_until(double t, double now)
+{
+    double ms = (t - now) * 1000.0 + 1.0;
+    if (ms < 0.0)
+        return 0;
+    if (ms > (double)INT_MAX)
+        return INT_MAX;
+    return (int)ms;
+}
+
+static bool valid_env_entry(const char *entry)
+{
+    const char *eq = strchr(entry, '=');
+    return eq != NULL && eq != entry;
+}
+
+static bool valid_arguments(const char *const argv[], const rn_options *opt, const rn_result *res)
+{
+    if (argv == NULL || argv[0] == NULL || argv[0][0] == '\0' || opt == NULL || res == NULL)
+        return false;
+    if (isnan(opt->timeout_s))
+        return false;
+    for (const char **e = opt->env_add; e != NULL && *e != NULL; e++) {
+        if (!valid_env_entry(*e))
+            return false;
+    }
+    return true;
+}
+
+static bool sink_init(sink *s, size_t cap)
+{
+    memset(s, 0, sizeof *s);
+    s->cap = cap < SIZE_MAX / 2 ? cap : SIZE_MAX / 2;
+    s->alloc = (s->cap < FIRST_ALLOC ? s->cap : FIRST_ALLOC) + 1;
+    s->buf = malloc(s->alloc);
+    if (s->buf == NULL)
+        return false;
+    s->buf[0] = '\0';
+    return true;
+}
+
+static bool sink_reserve(sink *s, size_t need)
+{
+    if (need <= s->alloc)
+        return true;
+    size_t grown = s->alloc * 2 < s->cap + 1 ? s->alloc * 2 : s->cap + 1;
+    if (grown < need)
+        grown = need;
+    char *p = realloc(s->buf, grown);
+    if (p == NULL)
+        return false;
+    s->buf = p;
+    s->alloc = grown;
+    return true;
+}
+
+/* Keeps what fits under the cap and counts the rest; out of memory only drops more. */
+static void sink_put(sink *s, const char *data, size_t n)
+{
+    size_t keep = s->cap - s->len < n ? s->cap - s->len : n;
+    if (keep > 0 && !sink_reserve(s, s->len + keep + 1))
+        keep = 0;
+    memcpy(s->buf + s->len, data, keep);
+    s->len += keep;
+    s->buf[s->len] = '\0';
+    s->dropped += n - keep;
+}
+
+/* Reads what the non-blocking fd has, at most max_reads times. Returns true at EOF (or on
+ * an error that ends the stream), false when the pipe is merely empty for now. */
+static bool drain(int fd, sink *s, int max_reads)
+{
+    char chunk[CHUNK_BYTES];
+    for (int i = 0; i < max_reads; i++) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n > 0) {
+            sink_put(s, chunk, (size_t)n);
+        } else if (n == 0) {
+            return true;
+        } else if (errno != EINTR) {
+            return errno != EAGAIN && errno != EWOULDBLOCK;
+        }
+    }
+    return false;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* --- in the child, between fork and exec --- */
+
+static _Noreturn void child_fail(int report_fd, int stage, int index)
+{
+    child_report rep = {stage, errno, index};
+    ssize_t n = write(report_fd, &rep, sizeof rep);
+    (void)n; /* nothing more can be done if the parent is gone */
+    _exit(127);
+}
+
+/* Moves fd to 3 or above, close-on-exec, so that the dup2() calls onto 0, 1 and 2 cannot
+ * clobber it (possible when the grader itself runs with a standard stream closed). */
+static int child_lift_fd(int fd)
+{
+    return fd > 2 ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+}
+
+static bool child_set_env(const char *entry)
+{
+    const char *eq = strchr(entry, '=');
+    char *name = strndup(entry, (size_t)(eq - entry));
+    bool ok = name != NULL && setenv(name, eq + 1, 1) == 0;
+    free(name);
+    return ok;
+}
+
+static _Noreturn void run_child(const char *const argv[], const rn_options *opt, int out_fd,
+                                int report_fd)
+{
+    report_fd = child_lift_fd(report_fd);
+    if (report_fd < 0)
+        _exit(127);
+    if (setpgid(0, 0) != 0)
+        child_fail(report_fd, STAGE_SETUP, 0);
+
+    /* Ignored signals and the signal mask survive exec; the student's program gets the
+     * defaults whatever the grader runs with (SIGPIPE ignored, for one). */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (int sig = 1; sig < NSIG; sig++)
+        signal(sig, SIG_DFL);
+
+    out_fd = child_lift_fd(out_fd);
+    int null_fd = open("/dev/null", O_RDONLY);
+    if (out_fd < 0 || null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0 ||
+        dup2(out_fd, STDOUT_FILENO) < 0 || dup2(out_fd, STDERR_FILENO) < 0)
+        child_fail(report_fd, STAGE_SETUP, 0);
+    if (null_fd > STDERR_FILENO)
+        close(null_fd);
+
+    if (opt->workdir != NULL && chdir(opt->workdir) != 0)
+        child_fail(report_fd, STAGE_CHDIR, 0);
+    for (int i = 0; opt->env_add != NULL && opt->env_add[i] != NULL; i++) {
+        if (!child_set_env(opt->env_add[i]))
+            child_fail(report_fd, STAGE_SETENV, i);
+    }
+#ifdef CLOSE_RANGE_CLOEXEC
+    /* Descriptors the grader leaked without close-on-exec stay out of the student's program;
+     * ours already have the flag. Best effort: an old kernel says ENOSYS. */
+    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+#endif
+    execvp(argv[0], (char *const *)argv);
+    child_fail(report_fd, STAGE_EXEC, 0);
+}
+
+/* --- in the parent --- */
+
+static char *format_message(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (msg != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return msg;
+}
+
+static char *describe_report(const child_report *rep, const char *const argv[],
+                             const rn_options *opt)
+{
+    const char *why = strerror(rep->err);
+    switch (rep->stage) {
+    case STAGE_CHDIR:
+        return format_message("cannot change directory to '%s': %s", opt->workdir, why);
+    case STAGE_SETENV:
+        return format_message("cannot set environment entry '%s': %s", opt->env_add[rep->index],
+                              why);
+    case STAGE_EXEC:
+        return format_message("cannot run '%s': %s", argv[0], why);
+    default:
+        return format_message("cannot set up the child process for '%s': %s", argv[0], why);
+    }
+}
+
+/* Marks res as not started; msg (owned, may be NULL when out of memory) replaces the
+ * output, whatever the cap, because it is the runner's word and not the child's. */
+static void set_start_failed(rn_result *res, char *msg)
+{
+    free(res->output);
+    res->status = RN_START_FAILED;
+    res->output = msg;
+    res->output_len = msg != NULL ? strlen(msg) : 0;
+    res->output_dropped = 0;
+}
+
+/* Blocks until the exec has happened (EOF) or the child reports why it did not. */
+static bool read_report(int fd, child_report *rep)
+{
+    for (;;) {
+        ssize_t n = read(fd, rep, sizeof *rep);
+        if (n < 0 && errno == EINTR)
+            continue;
+        return n == (ssize_t)sizeof *rep;
+    }
+}
+
+/* True once the child has terminated; it is left a zombie so that its pid, which is also
+ * the group's id, cannot be reused before the group is killed. */
+static bool has_exited(pid_t pid)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) {
+        if (errno != EINTR)
+            return true; /* nothing left to wait for */
+    }
+    return si.si_pid == pid;
+}
+
+static int reap(pid_t pid)
+{
+    int wstatus = 0;
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    return wstatus;
+}
+
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec by default */
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+/* Reads the child's output until it has exited and the pipe is at EOF (or the drain time
+ * is over), or until the time limit; then kills the group, reaps the child and fills res. */
+static void supervise(pid_t pid, int out_fd, double start, double timeout_s, sink *s,
+                      rn_result *res)
+{
+    int pidfd = open_pidfd(pid);
+    bool exited = false, eof = false, timed_out = false;
+    double end = start;
+
+    for (;;) {
+        double t = now_s();
+        if (!exited && has_exited(pid)) {
+            exited = true;
+            end = t;
+        }
+        if (exited && (eof || t - end >= DRAIN_S))
+            break;
+        if (!exited && timeout_s > 0 && t - start >= timeout_s) {
+            timed_out = true;
+            end = t;
+            break;
+        }
+
+        int wait_ms = -1;
+        if (exited) {
+            wait_ms = ms_until(end + DRAIN_S, t);
+        } else {
+            if (timeout_s > 0)
+                wait_ms = ms_until(start + timeout_s, t);
+            if (pidfd < 0 && (wait_ms < 0 || wait_ms > POLL_SLICE_MS))
+                wait_ms = POLL_SLICE_MS;
+        }
+        struct pollfd fds[2] = {{eof ? -1 : out_fd, POLLIN, 0}, {exited ? -1 : pidfd, POLLIN, 0}};
+        int ready = poll(fds, 2, wait_ms);
+        if (ready < 0 && errno != EINTR)
+            eof = true; /* cannot watch the pipe any more; still wait for the child */
+        if (ready > 0 && fds[0].revents != 0)
+            eof = drain(out_fd, s, READS_PER_WAKE);
+    }
+
+    kill(-pid, SIGKILL);
+    if (timed_out)
+        kill(pid, SIGKILL); /* in case it left its group; it is not reaped yet, so it is ours */
+    int wstatus = reap(pid);
+    if (!eof)
+        drain(out_fd, s, READS_PER_WAKE);
+    if (pidfd >= 0)
+        close(pidfd);
+
+    res->elapsed_s = end - start;
+    if (timed_out) {
+        res->status = RN_TIMED_OUT;
+    } else if (WIFSIGNALED(wstatus)) {
+        res->status = RN_SIGNALED;
+        res->signal = WTERMSIG(wstatus);
+    } else {
+        res->status = RN_EXITED;
+        res->exit_code = WEXITSTATUS(wstatus);
+    }
+}
+
+int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
+{
+    if (res != NULL)
+        memset(res, 0, sizeof *res);
+    if (!valid_arguments(argv, opt, res))
+        return -1;
+
+    int out[2] = {-1, -1}, status[2] = {-1, -1};
+    sink s;
+    double start = now_s();
+    if (!sink_init(&s, opt->output_cap)) {
+        set_start_failed(res, NULL);
+        goto done;
+    }
+    res->output = s.buf; /* set_start_failed() may replace it from here on */
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0) {
+        set_start_failed(res, format_message("cannot create a pipe: %s", strerror(errno)));
+        goto done;
+    }
+
+    pid_t pid = fork();
+    if (pid < 0) {
+        set_start_failed(res, format_message("cannot fork: %s", strerror(errno)));
+        goto done;
+    }
+    if (pid == 0)
+        run_child(argv, opt, out[1], status[1]);
+
+    /* The child does the same; whichever runs first, the group exists before any kill. */
+    setpgid(pid, pid);
+    close_fd(&out[1]);
+    close_fd(&status[1]);
+
+    child_report rep;
+    if (read_report(status[0], &rep)) {
+        reap(pid);
+        res->elapsed_s = now_s() - start;
+        set_start_failed(res, describe_report(&rep, argv, opt));
+        goto done;
+    }
+    fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
+    supervise(pid, out[0], start, opt->timeout_s, &s, res);
+    res->output = s.buf; /* may have moved while growing */
+    res->output_len = s.len;
+    res->output_dropped = s.dropped;
+
+done:
+    close_fd(&out[0]);
+    close_fd(&out[1]);
+    close_fd(&status[0]);
+    close_fd(&status[1]);
+    return 0;
+}
+
+void rn_result_free(rn_result *res)
+{
+    if (res == NULL)
+        return;
+    free(res->output);
+    res->output = NULL;
+    res->output_len = 0;
+}
+
+void rn_describe(const rn_result *res, char *buf, size_t size)
+{
+    if (buf == NULL || size == 0)
+        return;
+    if (res == NULL) {
+        snprintf(buf, size, "no result");
+        return;
+    }
+    switch (res->status) {
+    case RN_EXITED:
+        snprintf(buf, size, "exited with status %d", res->exit_code);
+        break;
+    case RN_SIGNALED:
+        snprintf(buf, size, "killed by signal %d (%s)", res->signal, strsignal(res->signal));
+        break;
+    case RN_TIMED_OUT:
+        snprintf(buf, size, "timed out after %.1f s", res->elapsed_s);
+        break;
+    case RN_START_FAILED:
+        snprintf(buf, size, "could not be started: %s",
+                 res->output != NULL && res->output[0] != '\0' ? res->output : "unknown reason");
+        break;
+    default:
+        snprintf(buf, size, "unknown status %d", (int)res->status);
+        break;
+    }
+}

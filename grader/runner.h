@@ -1,0 +1,61 @@
+/*
+ * runner.h - runs one program as an isolated child process.
+ *
+ * The grader never initialises CUDA and never loads student code in its own process: every
+ * compile and every run of a student's kernel goes through rn_run(). The child gets its own
+ * process group, a wall-clock limit (then SIGKILL to the whole group: a hang becomes "timed
+ * out"), and its stdout and stderr are captured together up to a cap (a flood is cut, the
+ * child is not blocked). The caller decides what the exit status means.
+ */
+#ifndef CL_RUNNER_H
+#define CL_RUNNER_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rn_options {
+    double timeout_s;    /* wall-clock limit; <= 0 means none */
+    size_t output_cap;   /* bytes of combined stdout+stderr kept; the rest is read and dropped */
+    const char *workdir; /* chdir() there in the child; NULL keeps the current directory */
+    const char *
+        *env_add; /* NULL-terminated "NAME=value" entries added to the environment; may be NULL */
+} rn_options;
+
+typedef enum rn_status {
+    RN_EXITED,      /* exited normally; see exit_code */
+    RN_SIGNALED,    /* killed by a signal it did not expect; see signal */
+    RN_TIMED_OUT,   /* still running at the limit; killed */
+    RN_START_FAILED /* could not be started (fork or exec failed); see output for why */
+} rn_status;
+
+typedef struct rn_result {
+    rn_status status;
+    int exit_code;    /* when RN_EXITED */
+    int signal;       /* when RN_SIGNALED */
+    double elapsed_s; /* wall-clock time the child ran */
+    char *output; /* NUL-terminated combined stdout+stderr, at most output_cap bytes; owned, free
+                     with rn_result_free */
+    size_t output_len;     /* bytes kept in output */
+    size_t output_dropped; /* bytes read past the cap and discarded */
+} rn_result;
+
+/* Runs argv[0] (looked up in PATH when it has no '/') with argv, waits for it or for the time
+ * limit, and fills *res. Returns 0 when *res describes what happened (including a crash, a
+ * timeout or an exec failure), -1 only on bad arguments. Never leaves a zombie or a running
+ * child behind. */
+int rn_run(const char *const argv[], const rn_options *opt, rn_result *res);
+
+void rn_result_free(rn_result *res);
+
+/* Describes res for a person in one line, e.g. "exited with status 3", "killed by signal 11
+ * (Segmentation fault)", "timed out after 10.0 s". Writes into buf (always NUL-terminated). */
+void rn_describe(const rn_result *res, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

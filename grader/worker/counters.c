@@ -1,0 +1,371 @@
+/*
+ * counters.c - see counters.h. The call order follows CUPTI's range-profiler sample: profiler
+ * initialise -> device supported? -> chip name and counter availability -> host object with
+ * the metrics -> config image -> enable on the context -> counter-data image -> set config
+ * (auto range, kernel replay) -> start, one call of the work, stop -> decode -> evaluate.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "counters.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *const ct_metric_names[6] = {
+    "smsp__sass_inst_executed_op_global_ld.sum",
+    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__sass_data_bytes_mem_global_op_ld.sum",
+    "smsp__sass_inst_executed_op_global_st.sum",
+    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_data_bytes_mem_global_op_st.sum",
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void set_why(ct_result *res, ct_status status, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    res->status = status;
+    res->cupti_code = code;
+    vsnprintf(res->why, sizeof res->why, fmt, ap);
+    va_end(ap);
+}
+
+#ifndef CL_HAVE_CUPTI_RANGE_PROFILER
+
+void ct_profile(tm_work work, void *ctx, ct_result *res)
+{
+    (void)work;
+    (void)ctx;
+    memset(res, 0, sizeof *res);
+    set_why(res, CT_UNSUPPORTED, 0,
+            "this grader was built with a CUDA toolkit whose CUPTI has no Range Profiler API "
+            "(it needs CUDA 12.6 Update 2 or newer)");
+}
+
+#else
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#define NMETRICS 6
+
+typedef struct session {
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *rp;
+    uint8_t *avail, *config, *data;
+    size_t avail_size, config_size, data_size;
+    int initialized;
+} session;
+
+static const char *cupti_name(CUptiResult r)
+{
+    const char *s = NULL;
+    cuptiGetResultString(r, &s);
+    return s ? s : "unknown CUPTI error";
+}
+
+/* Records a failed CUPTI call; insufficient privileges is a state of the machine, not an error. */
+static int failed(ct_result *res, CUptiResult r, const char *call)
+{
+    if (r == CUPTI_SUCCESS)
+        return 0;
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
+        r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+        set_why(res, CT_NO_PERMISSION, (int)r,
+                "the driver lets only administrators read GPU performance counters (%s: %s)", call,
+                cupti_name(r));
+    else if (r == CUPTI_ERROR_NOT_SUPPORTED)
+        set_why(res, CT_UNSUPPORTED, (int)r, "%s: %s", call, cupti_name(r));
+    else
+        set_why(res, CT_FAILED, (int)r, "%s failed: %s", call, cupti_name(r));
+    return 1;
+}
+
+#define TRY(call)                                                                                  \
+    do {                                                                                           \
+        if (failed(res, (call), #call))                                                            \
+            goto out;                                                                              \
+    } while (0)
+
+static int check_device(ct_result *res, CUdevice dev)
+{
+    CUpti_Profiler_DeviceSupported_Params ds = {
+        .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+    ds.cuDevice = dev;
+    ds.api = CUPTI_PROFILER_RANGE_PROFILING;
+    if (failed(res, cuptiProfilerDeviceSupported(&ds), "cuptiProfilerDeviceSupported"))
+        return -1;
+    if (ds.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        return 0;
+    const char *what = ds.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                           ? "this GPU architecture"
+                       : ds.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "a virtual GPU (vGPU)"
+                       : ds.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED  ? "WSL"
+                       : ds.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                           ? "confidential computing mode"
+                       : ds.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "a CMP mining GPU"
+                       : ds.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "SLI"
+                                                                          : "this configuration";
+    set_why(res, CT_UNSUPPORTED, CUPTI_ERROR_NOT_SUPPORTED, "CUPTI cannot profile on %s", what);
+    return -1;
+}
+
+static int open_session(session *s, ct_result *res, CUcontext cu_ctx, CUdevice dev, int device)
+{
+    int rc = -1;
+    CUpti_Profiler_Initialize_Params ip = {.structSize =
+                                               CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    TRY(cuptiProfilerInitialize(&ip));
+    s->initialized = 1;
+    if (check_device(res, dev))
+        goto out;
+
+    CUpti_Device_GetChipName_Params cn = {.structSize =
+                                              CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    cn.deviceIndex = (size_t)device;
+    TRY(cuptiDeviceGetChipName(&cn));
+    snprintf(res->chip, sizeof res->chip, "%s", cn.pChipName);
+
+    CUpti_Profiler_GetCounterAvailability_Params ca = {
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+    ca.ctx = cu_ctx;
+    TRY(cuptiProfilerGetCounterAvailability(&ca));
+    s->avail_size = ca.counterAvailabilityImageSize;
+    s->avail = calloc(1, s->avail_size);
+    ca.pCounterAvailabilityImage = s->avail;
+    TRY(cuptiProfilerGetCounterAvailability(&ca));
+
+    CUpti_Profiler_Host_Initialize_Params hi = {
+        .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi.pChipName = res->chip;
+    hi.pCounterAvailabilityImage = s->avail;
+    TRY(cuptiProfilerHostInitialize(&hi));
+    s->host = hi.pHostObject;
+
+    CUpti_Profiler_Host_ConfigAddMetrics_Params am = {
+        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    am.pHostObject = s->host;
+    am.ppMetricNames = (const char **)ct_metric_names;
+    am.numMetrics = NMETRICS;
+    TRY(cuptiProfilerHostConfigAddMetrics(&am));
+
+    CUpti_Profiler_Host_GetConfigImageSize_Params cs = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    cs.pHostObject = s->host;
+    TRY(cuptiProfilerHostGetConfigImageSize(&cs));
+    s->config_size = cs.configImageSize;
+    s->config = calloc(1, s->config_size);
+    CUpti_Profiler_Host_GetConfigImage_Params gi = {
+        .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    gi.pHostObject = s->host;
+    gi.configImageSize = s->config_size;
+    gi.pConfigImage = s->config;
+    TRY(cuptiProfilerHostGetConfigImage(&gi));
+
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
+        .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    np.configImageSize = s->config_size;
+    np.pConfigImage = s->config;
+    TRY(cuptiProfilerHostGetNumOfPasses(&np));
+    res->passes = (int)np.numOfPasses;
+
+    CUpti_RangeProfiler_Enable_Params en = {.structSize =
+                                                CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = cu_ctx;
+    TRY(cuptiRangeProfilerEnable(&en)); /* where a missing permission usually shows */
+    s->rp = en.pRangeProfilerObject;
+
+    CUpti_RangeProfiler_GetCounterDataSize_Params sz = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+    sz.pRangeProfilerObject = s->rp;
+    sz.pMetricNames = (const char **)ct_metric_names;
+    sz.numMetrics = NMETRICS;
+    sz.maxNumOfRanges = CT_MAX_KERNELS;
+    sz.maxNumRangeTreeNodes = CT_MAX_KERNELS;
+    TRY(cuptiRangeProfilerGetCounterDataSize(&sz));
+    s->data_size = sz.counterDataSize;
+    s->data = calloc(1, s->data_size);
+
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    ci.pRangeProfilerObject = s->rp;
+    ci.pCounterData = s->data;
+    ci.counterDataSize = s->data_size;
+    TRY(cuptiRangeProfilerCounterDataImageInitialize(&ci));
+
+    CUpti_RangeProfiler_SetConfig_Params sc = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+    sc.pRangeProfilerObject = s->rp;
+    sc.configSize = s->config_size;
+    sc.pConfig = s->config;
+    sc.counterDataImageSize = s->data_size;
+    sc.pCounterDataImage = s->data;
+    sc.range = CUPTI_AutoRange;
+    sc.replayMode = CUPTI_KernelReplay;
+    sc.maxRangesPerPass = CT_MAX_KERNELS;
+    sc.numNestingLevels = 1;
+    sc.minNestingLevel = 1;
+    sc.passIndex = 0;
+    sc.targetNestingLevel = 1;
+    TRY(cuptiRangeProfilerSetConfig(&sc));
+    rc = 0;
+out:
+    return rc;
+}
+
+static void close_session(session *s)
+{
+    if (s->rp) {
+        CUpti_RangeProfiler_Disable_Params d = {.structSize =
+                                                    CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        d.pRangeProfilerObject = s->rp;
+        cuptiRangeProfilerDisable(&d);
+    }
+    if (s->host) {
+        CUpti_Profiler_Host_Deinitialize_Params d = {
+            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        d.pHostObject = s->host;
+        cuptiProfilerHostDeinitialize(&d);
+    }
+    if (s->initialized) {
+        CUpti_Profiler_DeInitialize_Params d = {.structSize =
+                                                    CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
+        cuptiProfilerDeInitialize(&d);
+    }
+    free(s->avail);
+    free(s->config);
+    free(s->data);
+}
+
+/* Runs the work once inside the profiler and reads every kernel's values. */
+static int measure(session *s, ct_result *res, tm_work work, void *ctx)
+{
+    int rc = -1;
+    CUpti_RangeProfiler_Start_Params st = {.structSize =
+                                               CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+    st.pRangeProfilerObject = s->rp;
+    TRY(cuptiRangeProfilerStart(&st));
+    cudaError_t err = work(ctx);
+    if (err == cudaSuccess)
+        err = cudaDeviceSynchronize();
+    CUpti_RangeProfiler_Stop_Params sp = {.structSize =
+                                              CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+    sp.pRangeProfilerObject = s->rp;
+    CUptiResult stop = cuptiRangeProfilerStop(&sp);
+    if (err != cudaSuccess) {
+        set_why(res, CT_FAILED, 0, "the lab's work failed under the profiler: %s (%s)",
+                cudaGetErrorName(err), cudaGetErrorString(err));
+        goto out;
+    }
+    TRY(stop);
+
+    CUpti_RangeProfiler_DecodeData_Params dd = {
+        .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+    dd.pRangeProfilerObject = s->rp;
+    TRY(cuptiRangeProfilerDecodeData(&dd));
+
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+    info.pCounterDataImage = s->data;
+    info.counterDataImageSize = s->data_size;
+    TRY(cuptiRangeProfilerGetCounterDataInfo(&info));
+    if (dd.numOfRangeDropped > 0) {
+        set_why(res, CT_FAILED, 0, "the work launched more than %d kernels; %zu were not profiled",
+                CT_MAX_KERNELS, (size_t)dd.numOfRangeDropped);
+        goto out;
+    }
+
+    size_t n = info.numTotalRanges < CT_MAX_KERNELS ? info.numTotalRanges : CT_MAX_KERNELS;
+    for (size_t r = 0; r < n; ++r) {
+        ct_kernel *k = &res->kernels[r];
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
+            .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+        ri.pCounterDataImage = s->data;
+        ri.counterDataImageSize = s->data_size;
+        ri.rangeIndex = r;
+        ri.rangeDelimiter = "/";
+        if (cuptiRangeProfilerCounterDataGetRangeInfo(&ri) == CUPTI_SUCCESS && ri.rangeName)
+            snprintf(k->name, sizeof k->name, "%s", ri.rangeName);
+        else
+            snprintf(k->name, sizeof k->name, "kernel %zu", r);
+
+        double v[NMETRICS] = {0};
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        ev.pHostObject = s->host;
+        ev.pCounterDataImage = s->data;
+        ev.counterDataImageSize = s->data_size;
+        ev.rangeIndex = r;
+        ev.ppMetricNames = (const char **)ct_metric_names;
+        ev.numMetrics = NMETRICS;
+        ev.pMetricValues = v;
+        TRY(cuptiProfilerHostEvaluateToGpuValues(&ev));
+        k->ld_requests = v[0];
+        k->ld_sectors = v[1];
+        k->ld_bytes = v[2];
+        k->st_requests = v[3];
+        k->st_sectors = v[4];
+        k->st_bytes = v[5];
+    }
+    res->nkernels = (int)n;
+    rc = 0;
+out:
+    return rc;
+}
+
+void ct_profile(tm_work work, void *ctx, ct_result *res)
+{
+    memset(res, 0, sizeof *res);
+    double t0 = now_ms();
+    session s;
+    memset(&s, 0, sizeof s);
+    int device = 0;
+    CUdevice dev = 0;
+    CUcontext cu_ctx = NULL;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cudaFree(0); /* makes the primary context current */
+    if (err != cudaSuccess) {
+        set_why(res, CT_FAILED, 0, "no CUDA context: %s", cudaGetErrorName(err));
+        return;
+    }
+    /* The driver API through the runtime's entry points, so the worker does not link
+     * libcuda and still starts (to say "no GPU") on a machine without a driver. */
+    CUresult (*ctx_get_current)(CUcontext *) = NULL;
+    CUresult (*device_get)(CUdevice *, int) = NULL;
+    enum cudaDriverEntryPointQueryResult q1, q2;
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&ctx_get_current, 12000,
+                                         cudaEnableDefault, &q1) != cudaSuccess ||
+        cudaGetDriverEntryPointByVersion("cuDeviceGet", (void **)&device_get, 12000,
+                                         cudaEnableDefault, &q2) != cudaSuccess ||
+        !ctx_get_current || !device_get || ctx_get_current(&cu_ctx) != CUDA_SUCCESS ||
+        device_get(&dev, device) != CUDA_SUCCESS) {
+        set_why(res, CT_FAILED, 0, "cannot get the current CUDA context");
+        return;
+    }
+    if (open_session(&s, res, cu_ctx, dev, device) == 0) {
+        res->setup_ms = now_ms() - t0;
+        double t1 = now_ms();
+        if (measure(&s, res, work, ctx) == 0)
+            res->status = CT_OK;
+        res->measure_ms = now_ms() - t1;
+    }
+    close_session(&s);
+}
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * worker.h - the grading child ("grade-worker"): the only process that initialises CUDA and
+ * loads a student's kernel object.
+ *
+ * The grader starts it once per lab and engine, through the runner, and reads back only files
+ * it writes into its work directory: raw output arrays (NAME.bin) and result.json. Each lab
+ * supplies a wk_lab: how to set its problem up on the GPU, launch the student's work once,
+ * and save the outputs. The worker does the rest (the timing and counters engines).
+ */
+#ifndef CL_WORKER_H
+#define CL_WORKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "devinfo.h"
+#include "exit_codes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Poison written over every output before the student's launch: all bits set, a NaN. */
+#define WK_POISON_BYTE 0xff
+/* Guard bytes before and after each output, poisoned; touched guards mean out-of-bounds writes. */
+#define WK_GUARD_BYTES 4096
+
+typedef struct wk_job {
+    uint64_t seed;
+    const char *workdir;
+    void *kernel_so; /* dlopen handle of the student's kernel object, NULL in explore mode */
+    di_info dev;
+} wk_job;
+
+/* Finds symbol name in the kernel object; on failure prints why and exits WK_EXIT_CONTRACT. */
+void *wk_symbol(const wk_job *job, const char *name);
+
+/* Allocates bytes of device memory with poisoned guards on both sides; returns the usable
+ * pointer (aligned to 256 bytes). Exits through CL_CUDA_CHECK on failure. */
+void *wk_alloc_guarded(size_t bytes);
+/* Returns 1 when both guards of a wk_alloc_guarded() block still hold the poison, else 0. */
+int wk_guards_intact(const void *ptr, size_t bytes);
+void wk_free_guarded(void *ptr);
+
+/* Writes bytes of host memory to WORKDIR/NAME.bin; exits WK_EXIT_IO on failure. */
+void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes);
+
+typedef struct wk_lab {
+    const char *id; /* "01" */
+    /* Binds the launcher(s), allocates, fills the seeded inputs and poisons the outputs. */
+    void *(*open)(const wk_job *job);
+    /* Runs the student's work once (launches only; no synchronisation). */
+    cudaError_t (*launch)(void *state);
+    /* After one launch: copies the outputs back, saves them with wk_save(), and returns 1
+     * when every guard is intact, 0 when the kernel wrote outside its outputs. */
+    int (*save)(void *state, const wk_job *job);
+    /* Bytes the task must move at the least: each input read once, each output written once. */
+    double (*useful_bytes)(const void *state);
+    void (*close)(void *state);
+    /* Optional: the lab's explore run (grader-owned kernels); prints a table, writes CSV. */
+    int (*explore)(const wk_job *job);
+} wk_lab;
+
+extern const wk_lab wk_lab01;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

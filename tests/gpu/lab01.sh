@@ -1,0 +1,80 @@
+#!/bin/sh
+# GPU test of lab 01 through the real grader, one case per call:
+#     lab01.sh BUILD_DIR SOURCE_DIR CASE
+# CASE is solution, stub, or the name of a mutant in tests/submissions/01-dram-burst/.
+# Exits 77 (skipped) without a GPU.
+set -u
+build=$1 src=$2 case=$3
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
+grade=$build/grade jget=$build/json-get
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+report=$out/report.json
+
+fail() { echo "FAIL ($case): $*"; cat "$out/stderr" 2>/dev/null | tail -20; exit 1; }
+get() { "$jget" "$report" "$1" || fail "report has no '$1'"; }
+# ge A B: A >= B, as numbers
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+case $case in
+solution) set -- --solution 01 ;;
+stub)     set -- 01 ;;
+hang)     set -- --timeout 10 --kernel "$src/tests/submissions/01-dram-burst/hang.cu" 01 ;;
+*)        set -- --kernel "$src/tests/submissions/01-dram-burst/$case.cu" 01 ;;
+esac
+"$grade" --format json --output "$report" --seed 7 "$@" 2>"$out/stderr"
+status=$?
+"$jget" "$report" passed >/dev/null || fail "the JSON report does not parse (exit status $status)"
+verdict=$(get labs.0.verdict)
+echo "$case: exit $status, verdict $verdict, reason: $(get labs.0.reason)"
+
+expect_fail() { [ "$status" -eq 1 ] && [ "$verdict" = FAIL ] || fail "expected FAIL with status 1"; }
+case $case in
+solution)
+    [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "the solution must pass"
+    ld=$(get labs.0.coalescing.loads.efficiency) st=$(get labs.0.coalescing.stores.efficiency)
+    ge "$ld" 0.9 && ge "$st" 0.9 || fail "efficiency $ld / $st below 0.9"
+    [ "$(get labs.0.timing.measured)" = true ] || fail "no timing"
+    echo "loads $ld stores $st fraction of copy $(get labs.0.timing.fraction_of_sol)" ;;
+stub)
+    expect_fail
+    [ "$(get labs.0.correctness.passed)" = true ] || fail "the stub must be correct"
+    ld=$(get labs.0.coalescing.loads.efficiency) st=$(get labs.0.coalescing.stores.efficiency)
+    ge 0.2 "$ld" && ge 0.2 "$st" || fail "stub efficiency $ld / $st should be about 0.125"
+    get labs.0.hint | grep -q "32 bytes or more apart" || fail "hint does not name the signature"
+    echo "loads $ld stores $st" ;;
+index_bug)
+    expect_fail
+    [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness"
+    ge "$(get labs.0.correctness.unwritten)" 1 || fail "unwritten elements not counted" ;;
+swapped)
+    expect_fail
+    [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness"
+    get labs.0.correctness.details | grep -q 'y\[' || fail "no coordinates shown" ;;
+oob_write)
+    expect_fail
+    [ "$(get labs.0.run.guards_intact)" = false ] || fail "the write past the end went unseen" ;;
+hang)
+    expect_fail
+    get labs.0.run.problem | grep -q "timed out" || fail "not reported as timed out" ;;
+crash)
+    expect_fail
+    get labs.0.run.log | grep -q "cudaErrorIllegalAddress" || fail "CUDA error not named" ;;
+no_compile)
+    expect_fail
+    [ "$(get labs.0.build.compiled)" = false ] || fail "must not compile"
+    get labs.0.build.log | grep -q "error" || fail "compiler message missing" ;;
+wrong_name)
+    expect_fail
+    get labs.0.run.log | grep -q "lab01_scale" || fail "missing launcher not named" ;;
+pairs)
+    expect_fail
+    [ "$(get labs.0.correctness.passed)" = true ] || fail "must be correct"
+    ld=$(get labs.0.coalescing.loads.efficiency)
+    ge 0.6 "$ld" && ge "$ld" 0.4 || fail "load efficiency $ld should be about 0.5" ;;
+cpu_copy)
+    expect_fail
+    get labs.0.reason | grep -q "no global loads" || fail "CPU work not detected" ;;
+*) fail "unknown case" ;;
+esac
+echo "ok ($case)"

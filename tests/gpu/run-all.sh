@@ -1,0 +1,34 @@
+#!/bin/bash
+# The whole check on a GPU machine, in one command: clean build, every test (unit and gpu),
+# the student's view of lab 01 (stub and solution), the explore run, and a summary table last.
+#     tests/gpu/run-all.sh [BUILD_DIR]        (logs go to $OUT when it is set)
+set -u
+cd "$(dirname "$0")/../.."
+build=${1:-build-gpu}
+logs=${OUT:-/tmp/run-all}
+mkdir -p "$logs"
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+rm -rf "$build"
+t0=$(date +%s.%N)
+cmake -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
+cmake --build "$build" -j"$(nproc)" > "$logs/build.log" 2>&1 || { grep -E "error" "$logs/build.log" | head -30; exit 1; }
+t1=$(date +%s.%N)
+ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
+ctest_status=$?
+t2=$(date +%s.%N)
+
+echo "=== the student's view: stub"
+( time "$build/grade" 01 --seed 7 ) > "$logs/stub.txt" 2>&1; cat "$logs/stub.txt"
+echo "=== the student's view: solution"
+( time "$build/grade" --solution 01 --seed 7 ) > "$logs/solution.txt" 2>&1; cat "$logs/solution.txt"
+echo "=== explore 01"
+"$build/grade" --explore 01 --csv "$logs/explore-01.csv" 2>&1 | tee "$logs/explore.txt"
+echo "=== doctor as an unprivileged user"
+chmod -R a+rX "$build" 2>/dev/null
+su -s /bin/sh nobody -c "$build/grade --doctor" 2>&1 | tee "$logs/doctor-nobody.txt" | tail -12
+
+echo "=== summary"
+grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$logs/ctest.log" | head -30
+awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %.0f s\n", b - a, "'"$(nproc)"' cores", c - b }'
+grep -h "^real" "$logs/stub.txt" "$logs/solution.txt" | sed 's/^/grade LAB=01 wall: /'
+exit $ctest_status

@@ -1,0 +1,164 @@
+/*
+ * fake_child.c - a program that misbehaves on request, run by test_runner through rn_run().
+ *
+ *   fake_child exit N | hang | crash | abort | flood BYTES | echo TEXT | env NAME | pwd
+ *            | fork-hang | sleep SECONDS
+ *
+ * fork-hang prints the pid of a grandchild that sleeps forever holding stdout, then exits 0
+ * at once. Built and run by hand:
+ *   gcc -std=c11 -Wall -Wextra -Werror tests/unit/fake_child.c -o /tmp/fake_child
+ *   /tmp/fake_child flood 100 | wc -c
+ */
+#define _XOPEN_SOURCE 700 /* fork, nanosleep, getcwd, setrlimit */
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A crash test must not leave core files in the working directory. */
+static void no_core_dump(void)
+{
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
+}
+
+static int mode_exit(const char *arg)
+{
+    return atoi(arg);
+}
+
+/* "Forever" for a working runner, which kills it long before; a broken one gets a failed
+ * test (killed by SIGALRM) instead of a hung suite and a stray process. */
+static _Noreturn void sleep_forever(void)
+{
+    alarm(30);
+    for (;;)
+        pause();
+}
+
+static int mode_hang(const char *arg)
+{
+    (void)arg;
+    sleep_forever();
+}
+
+static int mode_crash(const char *arg)
+{
+    (void)arg;
+    no_core_dump();
+    raise(SIGSEGV);
+    return 1;
+}
+
+static int mode_abort(const char *arg)
+{
+    (void)arg;
+    no_core_dump();
+    abort();
+}
+
+/* Writes BYTES in total, in alternating blocks: 'o' to stdout, 'e' to stderr. */
+static int mode_flood(const char *arg)
+{
+    char out[4096], err[4096];
+    memset(out, 'o', sizeof out);
+    memset(err, 'e', sizeof err);
+    unsigned long long left = strtoull(arg, NULL, 10);
+    for (int i = 0; left > 0; i++) {
+        size_t n = left < sizeof out ? (size_t)left : sizeof out;
+        if (write_all(i % 2 == 0 ? STDOUT_FILENO : STDERR_FILENO, i % 2 == 0 ? out : err, n) != 0)
+            return 1;
+        left -= n;
+    }
+    return 0;
+}
+
+static int mode_echo(const char *arg)
+{
+    printf("%s\n", arg);
+    return 0;
+}
+
+static int mode_env(const char *arg)
+{
+    const char *value = getenv(arg);
+    printf("%s\n", value != NULL ? value : "(unset)");
+    return 0;
+}
+
+static int mode_pwd(const char *arg)
+{
+    (void)arg;
+    char dir[PATH_MAX];
+    if (getcwd(dir, sizeof dir) == NULL)
+        return 1;
+    printf("%s\n", dir);
+    return 0;
+}
+
+static int mode_fork_hang(const char *arg)
+{
+    (void)arg;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 1;
+    if (pid == 0)
+        sleep_forever();
+    printf("%ld\n", (long)pid);
+    return 0;
+}
+
+static int mode_sleep(const char *arg)
+{
+    double s = strtod(arg, NULL);
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    int (*run)(const char *arg);
+    int needs_arg;
+} modes[] = {
+    {"exit", mode_exit, 1},   {"hang", mode_hang, 0},   {"crash", mode_crash, 0},
+    {"abort", mode_abort, 0}, {"flood", mode_flood, 1}, {"echo", mode_echo, 1},
+    {"env", mode_env, 1},     {"pwd", mode_pwd, 0},     {"fork-hang", mode_fork_hang, 0},
+    {"sleep", mode_sleep, 1},
+};
+
+int main(int argc, char **argv)
+{
+    for (size_t i = 0; argc >= 2 && i < sizeof modes / sizeof modes[0]; i++) {
+        if (strcmp(argv[1], modes[i].name) != 0)
+            continue;
+        if (modes[i].needs_arg && argc < 3)
+            break;
+        return modes[i].run(argc >= 3 ? argv[2] : "");
+    }
+    fprintf(stderr, "usage: fake_child exit N | hang | crash | abort | flood BYTES | echo TEXT "
+                    "| env NAME | pwd | fork-hang | sleep SECONDS\n");
+    return 2;
+}

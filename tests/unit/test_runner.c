@@ -1,0 +1,440 @@
+/*
+ * test_runner.c - unit tests for grader/runner.c, driving tests/unit/fake_child.
+ *
+ * Built and run by hand (the project CMake passes the built fake_child's path):
+ *   gcc -std=c11 -Wall -Wextra -Werror tests/unit/fake_child.c -o /tmp/fake_child
+ *   gcc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Igrader \
+ *       -DFAKE_CHILD_PATH='"/tmp/fake_child"' tests/unit/test_runner.c grader/runner.c \
+ *       $(pkg-config --cflags --libs cmocka) -o /tmp/t_runner && /tmp/t_runner
+ */
+#define _XOPEN_SOURCE 700 /* mkdtemp, realpath, setenv, clock_gettime */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+#ifndef FAKE_CHILD_PATH
+#error "build with -DFAKE_CHILD_PATH='\"/path/to/fake_child\"'"
+#endif
+
+/* Short limits keep the suite fast; the slack absorbs a loaded two-core machine. */
+#define SHORT_LIMIT_S 0.5
+#define SLACK_S 2.0
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static rn_options default_options(void)
+{
+    rn_options opt = {5.0, 4096, NULL, NULL};
+    return opt;
+}
+
+/* Runs fake_child MODE [ARG]; rn_run itself must succeed. */
+static rn_result run_fake(const char *mode, const char *arg, const rn_options *opt)
+{
+    const char *argv[] = {FAKE_CHILD_PATH, mode, arg, NULL};
+    rn_result res;
+    assert_int_equal(rn_run(argv, opt, &res), 0);
+    assert_non_null(res.output);
+    assert_int_equal(strlen(res.output), res.output_len);
+    return res;
+}
+
+/* True when pid no longer runs: gone, or a zombie that its new parent has yet to reap. */
+static int is_dead(pid_t pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 1;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *paren = strrchr(stat, ')');
+    return paren != NULL && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+static void test_run_passes_exit_code_through(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    const char *codes[] = {"0", "3", "255"};
+    const int want[] = {0, 3, 255};
+    for (size_t i = 0; i < 3; i++) {
+        rn_result res = run_fake("exit", codes[i], &opt);
+        assert_int_equal(res.status, RN_EXITED);
+        assert_int_equal(res.exit_code, want[i]);
+        rn_result_free(&res);
+    }
+}
+
+static void test_run_captures_output(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    rn_result res = run_fake("echo", "hello, grader", &opt);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.exit_code, 0);
+    assert_string_equal(res.output, "hello, grader\n");
+    assert_int_equal(res.output_dropped, 0);
+    rn_result_free(&res);
+}
+
+static void test_run_times_out_hang(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    opt.timeout_s = SHORT_LIMIT_S;
+    double t0 = now_s();
+    rn_result res = run_fake("hang", NULL, &opt);
+    double wall = now_s() - t0;
+    assert_int_equal(res.status, RN_TIMED_OUT);
+    assert_true(res.elapsed_s >= SHORT_LIMIT_S);
+    assert_true(res.elapsed_s <= SHORT_LIMIT_S + SLACK_S);
+    assert_true(wall <= SHORT_LIMIT_S + SLACK_S);
+    rn_result_free(&res);
+}
+
+static void test_run_measures_elapsed_of_normal_exit(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    rn_result res = run_fake("sleep", "0.2", &opt);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.exit_code, 0);
+    assert_true(res.elapsed_s >= 0.2);
+    assert_true(res.elapsed_s <= 0.2 + SLACK_S);
+    rn_result_free(&res);
+}
+
+static void test_run_reports_sigsegv(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    rn_result res = run_fake("crash", NULL, &opt);
+    assert_int_equal(res.status, RN_SIGNALED);
+    assert_int_equal(res.signal, SIGSEGV);
+    rn_result_free(&res);
+}
+
+static void test_run_reports_sigabrt(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    rn_result res = run_fake("abort", NULL, &opt);
+    assert_int_equal(res.status, RN_SIGNALED);
+    assert_int_equal(res.signal, SIGABRT);
+    rn_result_free(&res);
+}
+
+static void test_run_caps_flood(void **state)
+{
+    (void)state;
+    const size_t total = 10u * 1000 * 1000, cap = 64u * 1024;
+    rn_options opt = default_options();
+    opt.output_cap = cap;
+    double t0 = now_s();
+    rn_result res = run_fake("flood", "10000000", &opt);
+    double wall = now_s() - t0;
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.exit_code, 0);
+    assert_int_equal(res.output_len, cap);
+    assert_int_equal(res.output_dropped, total - cap);
+    /* Both streams land in the one buffer: fake_child alternates 4 KiB blocks. */
+    assert_int_equal(strspn(res.output, "o"), 4096);
+    assert_int_equal(res.output[4096], 'e');
+    assert_true(wall < SLACK_S);
+    rn_result_free(&res);
+}
+
+static void test_run_keeps_nothing_when_cap_is_zero(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    opt.output_cap = 0;
+    rn_result res = run_fake("echo", "hello", &opt);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_string_equal(res.output, "");
+    assert_int_equal(res.output_len, 0);
+    assert_int_equal(res.output_dropped, strlen("hello\n"));
+    rn_result_free(&res);
+}
+
+static void test_run_adds_env_in_child_only(void **state)
+{
+    (void)state;
+    const char *env[] = {"CL_RN_NEW=fresh value", "CL_RN_OLD=replaced", NULL};
+    rn_options opt = default_options();
+    opt.env_add = env;
+    setenv("CL_RN_OLD", "original", 1);
+    unsetenv("CL_RN_NEW");
+
+    rn_result res = run_fake("env", "CL_RN_NEW", &opt);
+    assert_string_equal(res.output, "fresh value\n");
+    rn_result_free(&res);
+    res = run_fake("env", "CL_RN_OLD", &opt);
+    assert_string_equal(res.output, "replaced\n");
+    rn_result_free(&res);
+
+    assert_null(getenv("CL_RN_NEW"));
+    assert_string_equal(getenv("CL_RN_OLD"), "original");
+    unsetenv("CL_RN_OLD");
+}
+
+static void test_run_changes_workdir(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cl_runner_XXXXXX", real[PATH_MAX], want[PATH_MAX + 2];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(realpath(dir, real));
+    snprintf(want, sizeof want, "%s\n", real);
+    rn_options opt = default_options();
+    opt.workdir = dir;
+
+    rn_result res = run_fake("pwd", NULL, &opt);
+    rmdir(dir);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_string_equal(res.output, want);
+    rn_result_free(&res);
+}
+
+static void assert_start_failed(const char *const argv[], const rn_options *opt,
+                                const char *subject)
+{
+    rn_result res;
+    assert_int_equal(rn_run(argv, opt, &res), 0);
+    assert_int_equal(res.status, RN_START_FAILED);
+    assert_non_null(res.output);
+    assert_int_equal(strlen(res.output), res.output_len);
+    assert_non_null(strstr(res.output, subject));
+    assert_non_null(strstr(res.output, strerror(ENOENT)));
+    rn_result_free(&res);
+}
+
+static void test_run_reports_missing_program(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    const char *absolute[] = {"/nonexistent/cl-no-such-program", NULL};
+    const char *searched[] = {"cl-no-such-program-4f2a", NULL};
+    assert_start_failed(absolute, &opt, "'/nonexistent/cl-no-such-program'");
+    assert_start_failed(searched, &opt, "'cl-no-such-program-4f2a'");
+    opt.output_cap = 0; /* the reason is the runner's, not the child's output: always kept */
+    assert_start_failed(searched, &opt, "'cl-no-such-program-4f2a'");
+}
+
+static void test_run_reports_missing_workdir(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    opt.workdir = "/nonexistent/cl-no-such-dir";
+    const char *argv[] = {FAKE_CHILD_PATH, "exit", "0", NULL};
+    assert_start_failed(argv, &opt, "'/nonexistent/cl-no-such-dir'");
+}
+
+static void test_run_returns_promptly_after_fork_hang(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    opt.timeout_s = 10.0;
+    double t0 = now_s();
+    rn_result res = run_fake("fork-hang", NULL, &opt);
+    double wall = now_s() - t0;
+    assert_true(wall < 3.0);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.exit_code, 0);
+
+    /* The grandchild was killed with the group, not left sleeping forever. */
+    pid_t grandchild = (pid_t)strtol(res.output, NULL, 10);
+    assert_true(grandchild > 1);
+    double t1 = now_s();
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    while (!is_dead(grandchild) && now_s() - t1 < SLACK_S)
+        nanosleep(&tick, NULL);
+    assert_true(is_dead(grandchild));
+    rn_result_free(&res);
+}
+
+static void test_run_leaves_no_zombies(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    opt.timeout_s = 0.2;
+    const char *modes[] = {"crash", "hang", "fork-hang"};
+    for (size_t i = 0; i < 3; i++) {
+        rn_result res = run_fake(modes[i], NULL, &opt);
+        rn_result_free(&res);
+    }
+    const char *missing[] = {"/nonexistent/cl-no-such-program", NULL};
+    rn_result res;
+    assert_int_equal(rn_run(missing, &opt, &res), 0);
+    rn_result_free(&res);
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+static int count_open_fds(void)
+{
+    int n = 0;
+    for (int fd = 0; fd < 1024; fd++)
+        n += fcntl(fd, F_GETFD) != -1;
+    return n;
+}
+
+static void test_run_closes_its_descriptors(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    opt.timeout_s = 0.2;
+    int before = count_open_fds();
+    const char *modes[] = {"echo", "hang", "fork-hang"};
+    for (size_t i = 0; i < 3; i++) {
+        rn_result res = run_fake(modes[i], "x", &opt);
+        rn_result_free(&res);
+    }
+    const char *missing[] = {"/nonexistent/cl-no-such-program", NULL};
+    rn_result res;
+    assert_int_equal(rn_run(missing, &opt, &res), 0);
+    rn_result_free(&res);
+    assert_int_equal(count_open_fds(), before);
+}
+
+static void test_run_rejects_bad_arguments(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    rn_result res;
+    const char *ok[] = {FAKE_CHILD_PATH, "exit", "0", NULL};
+    const char *no_program[] = {NULL};
+    const char *empty_program[] = {"", NULL};
+    assert_int_equal(rn_run(NULL, &opt, &res), -1);
+    assert_null(res.output);
+    assert_int_equal(rn_run(no_program, &opt, &res), -1);
+    assert_int_equal(rn_run(empty_program, &opt, &res), -1);
+    assert_int_equal(rn_run(ok, NULL, &res), -1);
+    assert_int_equal(rn_run(ok, &opt, NULL), -1);
+
+    const char *no_equals[] = {"CL_RN_X", NULL};
+    const char *no_name[] = {"=value", NULL};
+    opt.env_add = no_equals;
+    assert_int_equal(rn_run(ok, &opt, &res), -1);
+    opt.env_add = no_name;
+    assert_int_equal(rn_run(ok, &opt, &res), -1);
+    rn_result_free(&res);
+}
+
+static void test_result_free_can_be_repeated(void **state)
+{
+    (void)state;
+    rn_options opt = default_options();
+    rn_result res = run_fake("echo", "x", &opt);
+    rn_result_free(&res);
+    assert_null(res.output);
+    assert_int_equal(res.output_len, 0);
+    rn_result_free(&res);
+    rn_result_free(NULL);
+}
+
+static void assert_described(const rn_result *res, const char *want)
+{
+    char buf[256];
+    rn_describe(res, buf, sizeof buf);
+    assert_string_equal(buf, want);
+}
+
+static void test_describe_exit(void **state)
+{
+    (void)state;
+    rn_result res = {.status = RN_EXITED, .exit_code = 3};
+    assert_described(&res, "exited with status 3");
+    res.output_dropped = 12345; /* the caller reports dropped output, not rn_describe */
+    assert_described(&res, "exited with status 3");
+}
+
+static void test_describe_signal(void **state)
+{
+    (void)state;
+    rn_result res = {.status = RN_SIGNALED, .signal = SIGSEGV};
+    assert_described(&res, "killed by signal 11 (Segmentation fault)");
+}
+
+static void test_describe_timeout(void **state)
+{
+    (void)state;
+    rn_result res = {.status = RN_TIMED_OUT, .elapsed_s = 10.04};
+    assert_described(&res, "timed out after 10.0 s");
+}
+
+static void test_describe_start_failure(void **state)
+{
+    (void)state;
+    char why[] = "cannot run 'nvcc': No such file or directory";
+    rn_result res = {.status = RN_START_FAILED, .output = why, .output_len = strlen(why)};
+    assert_described(&res, "could not be started: cannot run 'nvcc': No such file or directory");
+    res.output = NULL;
+    assert_described(&res, "could not be started: unknown reason");
+}
+
+static void test_describe_truncates_to_buffer(void **state)
+{
+    (void)state;
+    rn_result res = {.status = RN_EXITED, .exit_code = 3};
+    char buf[8];
+    memset(buf, 'x', sizeof buf);
+    rn_describe(&res, buf, sizeof buf);
+    assert_string_equal(buf, "exited ");
+    rn_describe(&res, buf, 0); /* nothing written, nothing crashes */
+    assert_string_equal(buf, "exited ");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_passes_exit_code_through),
+        cmocka_unit_test(test_run_captures_output),
+        cmocka_unit_test(test_run_times_out_hang),
+        cmocka_unit_test(test_run_measures_elapsed_of_normal_exit),
+        cmocka_unit_test(test_run_reports_sigsegv),
+        cmocka_unit_test(test_run_reports_sigabrt),
+        cmocka_unit_test(test_run_caps_flood),
+        cmocka_unit_test(test_run_keeps_nothing_when_cap_is_zero),
+        cmocka_unit_test(test_run_adds_env_in_child_only),
+        cmocka_unit_test(test_run_changes_workdir),
+        cmocka_unit_test(test_run_reports_missing_program),
+        cmocka_unit_test(test_run_reports_missing_workdir),
+        cmocka_unit_test(test_run_returns_promptly_after_fork_hang),
+        cmocka_unit_test(test_run_leaves_no_zombies),
+        cmocka_unit_test(test_run_closes_its_descriptors),
+        cmocka_unit_test(test_run_rejects_bad_arguments),
+        cmocka_unit_test(test_result_free_can_be_repeated),
+        cmocka_unit_test(test_describe_exit),
+        cmocka_unit_test(test_describe_signal),
+        cmocka_unit_test(test_describe_timeout),
+        cmocka_unit_test(test_describe_start_failure),
+        cmocka_unit_test(test_describe_truncates_to_buffer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
