@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-int bd_command(const char *source, const char *output, const bd_options *opt,
+int bd_command(const char *source, const char *output, const bd_options *opt, bd_argstore *store,
                const char *argv[BD_MAX_ARGS])
 {
-    static char arch[64], include[4200];
-    snprintf(arch, sizeof arch, "-arch=%s", opt->arch && *opt->arch ? opt->arch : "native");
-    snprintf(include, sizeof include, "-I%s", opt->include_dir ? opt->include_dir : ".");
+    char *arch = store->arch, *include = store->include;
+    snprintf(arch, sizeof store->arch, "-arch=%s", opt->arch && *opt->arch ? opt->arch : "native");
+    snprintf(include, sizeof store->include, "-I%s", opt->include_dir ? opt->include_dir : ".");
     int n = 0;
     argv[n++] = opt->nvcc && *opt->nvcc ? opt->nvcc : "nvcc";
     argv[n++] = "-shared";
@@ -33,7 +33,8 @@ int bd_compile(const char *source, const char *output, const bd_options *opt, rn
     if (!source || !output || !opt || !res)
         return -1;
     const char *argv[BD_MAX_ARGS];
-    bd_command(source, output, opt, argv);
+    bd_argstore store;
+    bd_command(source, output, opt, &store, argv);
     rn_options ro = {.timeout_s = opt->timeout_s, .output_cap = 64 * 1024};
     if (rn_run(argv, &ro, res) != 0)
         return -1;

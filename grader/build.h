@@ -22,10 +22,15 @@ typedef struct bd_options {
  * arguments. res->output holds the compiler's messages; free with rn_result_free. */
 int bd_compile(const char *source, const char *output, const bd_options *opt, rn_result *res);
 
-/* Fills argv (at least BD_MAX_ARGS entries) with the command bd_compile runs; for tests and
- * for --verbose. Returns the number of arguments. */
+/* Fills argv (at least BD_MAX_ARGS entries) with the command bd_compile runs, for tests. The
+ * -arch and -I arguments are written into *store, which must outlive argv. Returns the number
+ * of arguments. */
 #define BD_MAX_ARGS 24
-int bd_command(const char *source, const char *output, const bd_options *opt,
+typedef struct bd_argstore {
+    char arch[64];
+    char include[4200];
+} bd_argstore;
+int bd_command(const char *source, const char *output, const bd_options *opt, bd_argstore *store,
                const char *argv[BD_MAX_ARGS]);
 
 #ifdef __cplusplus

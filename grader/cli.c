@@ -1,6 +1,7 @@
 /* cli.c - see cli.h. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
             char *end = NULL;
             errno = 0;
             unsigned long long s = strtoull(v, &end, 0);
-            if (errno || end == v || *end || *v == '-')
+            if (errno || end == v || *end || !isdigit((unsigned char)*v))
                 return usage_error(err, err_size, "seed '%s' is not a non-negative integer", v);
             o->seed = s;
             o->seed_given = 1;
@@ -122,6 +123,8 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
             o->labs[o->nlabs++] = a;
         }
     }
+    if (o->action == CLI_HELP || o->action == CLI_VERSION)
+        return 0;
     if (o->kernel && o->nlabs != 1)
         return usage_error(err, err_size, "%s",
                            "--kernel grades one lab: name it, e.g. "

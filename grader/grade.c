@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "build.h"
 #include "exit_codes.h"
@@ -356,7 +357,16 @@ void gr_decide(oc_outcome *o)
                  "guard every store with the bound test, and check the last block.");
         return;
     }
-    if (!o->check_ok || !o->check.passed) {
+    if (!o->check_ok) {
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason, "the outputs could not be checked: %s",
+                 o->check.details);
+        snprintf(o->hint, sizeof o->hint,
+                 "The launcher must leave its results in the output array it was given; "
+                 "it must not free or replace it.");
+        return;
+    }
+    if (!o->check.passed) {
         o->verdict = OC_FAIL;
         snprintf(o->reason, sizeof o->reason, "the output is wrong: %zu of %zu elements differ",
                  o->check.mismatches, o->check.checked);
@@ -400,17 +410,16 @@ void gr_decide(oc_outcome *o)
         snprintf(o->reason, sizeof o->reason, "correct, and loads and stores are coalesced");
         return;
     }
-    snprintf(o->reason, sizeof o->reason, "correct, but %s %s not coalesced enough",
+    snprintf(o->reason, sizeof o->reason, "correct, but %s are not coalesced enough",
              !load_ok && !store_ok ? "loads and stores"
              : !load_ok            ? "loads"
-                                   : "stores",
-             !load_ok && !store_ok ? "are" : "is");
+                                   : "stores");
     const oc_traffic *worst = !load_ok ? &o->load : &o->store;
     char sig[600];
     hn_signature(!load_ok ? "Loads" : "Stores", worst->sectors / worst->requests,
                  worst->bytes / worst->requests, sig, sizeof sig);
-    snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig ? " " : "",
-             s->efficiency_hint ? s->efficiency_hint : "");
+    const char *lab_hint = s->efficiency_hint ? s->efficiency_hint : "";
+    snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig && *lab_hint ? " " : "", lab_hint);
 }
 
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
@@ -422,6 +431,12 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
         snprintf(o->kernel_path, sizeof o->kernel_path, "%s", cfg->kernel);
     else
         gr_default_kernel(cfg, spec, o->kernel_path, sizeof o->kernel_path);
+
+    /* Shown relative to the current folder when it lies below it, as a student typed it. */
+    char cwd[4096];
+    size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (len && !strncmp(o->kernel_path, cwd, len) && o->kernel_path[len] == '/')
+        memmove(o->kernel_path, o->kernel_path + len + 1, strlen(o->kernel_path + len + 1) + 1);
 
     char so[4200];
     snprintf(so, sizeof so, "%s/kernel.so", workdir);
@@ -467,5 +482,54 @@ int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, 
         if (out && fclose(out) != 0)
             rc = -1;
     }
+    return rc;
+}
+
+/* Copies text to f with every $CSV and $SVG replaced. */
+static void expand(FILE *f, const char *text, const char *csv, const char *svg)
+{
+    for (const char *p = text; *p;) {
+        if (!strncmp(p, "$CSV", 4)) {
+            fputs(csv, f);
+            p += 4;
+        } else if (!strncmp(p, "$SVG", 4)) {
+            fputs(svg, f);
+            p += 4;
+        } else {
+            fputc(*p++, f);
+        }
+    }
+}
+
+int gr_explore_plot(const lab_spec *spec, const char *csv, const char *gp, const char *svg,
+                    char *why, size_t why_size)
+{
+    if (!spec->explore_plot) {
+        snprintf(why, why_size, "lab %s draws no figure", spec->id);
+        return -1;
+    }
+    FILE *f = fopen(gp, "w");
+    if (!f) {
+        snprintf(why, why_size, "cannot write '%s'", gp);
+        return -1;
+    }
+    expand(f, spec->explore_plot, csv, svg);
+    if (fclose(f) != 0) {
+        snprintf(why, why_size, "cannot write '%s'", gp);
+        return -1;
+    }
+    const char *argv[] = {"gnuplot", gp, NULL};
+    rn_options ro = {.timeout_s = 60, .output_cap = 4096};
+    rn_result r;
+    if (rn_run(argv, &ro, &r) != 0)
+        return -1;
+    int rc = 0;
+    if (r.status == RN_START_FAILED) {
+        rc = 1;
+    } else if (r.status != RN_EXITED || r.exit_code != 0) {
+        snprintf(why, why_size, "gnuplot failed: %.300s", r.output ? r.output : "");
+        rc = -1;
+    }
+    rn_result_free(&r);
     return rc;
 }

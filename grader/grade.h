@@ -41,6 +41,12 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
 int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, const char *csv_out,
                char *why, size_t why_size);
 
+/* Writes spec's gnuplot script for csv into gp (drawing svg) and, when gnuplot is on PATH,
+ * runs it. Returns 0 when svg was drawn, 1 when gnuplot is missing (the script is kept),
+ * -1 on error (why says so). */
+int gr_explore_plot(const lab_spec *spec, const char *csv, const char *gp, const char *svg,
+                    char *why, size_t why_size);
+
 /* The default kernel file of spec: ROOT/labs/NN-slug/kernel.cu (or solutions/...). */
 void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size);
 

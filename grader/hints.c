@@ -12,7 +12,7 @@ static int near(double x, double target, double slack)
 void hn_signature(const char *what, double spr, double bpr, char *buf, size_t size)
 {
     buf[0] = '\0';
-    if (spr <= 0 || bpr <= 0)
+    if (!(spr > 0) || !(bpr > 0)) /* NaN too */
         return;
     double ideal = ceil(bpr / 32.0);
     if (ideal < 1)

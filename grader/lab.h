@@ -36,6 +36,9 @@ typedef struct lab_spec {
     int (*check)(const char *workdir, uint64_t seed, lab_check *out);
     /* The lab's own next step when efficiency falls short, after the generic hint. */
     const char *efficiency_hint;
+    /* gnuplot commands that draw the explore run's CSV (the data file is '$CSV' in the text,
+     * the picture '$SVG'); NULL when the lab has no explore run. */
+    const char *explore_plot;
 } lab_spec;
 
 extern const lab_spec *const lab_table[];

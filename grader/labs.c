@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lab.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,10 @@ const size_t lab_count = sizeof lab_table / sizeof lab_table[0];
 const lab_spec *lab_find(const char *name)
 {
     char *end = NULL;
-    long number = strtol(name, &end, 10);
+    long number = isdigit((unsigned char)name[0]) ? strtol(name, &end, 10) : -1;
     for (size_t i = 0; i < lab_count; ++i) {
         const lab_spec *s = lab_table[i];
-        if (end != name && *end == '\0' && number == strtol(s->id, NULL, 10))
+        if (end && *end == '\0' && number == strtol(s->id, NULL, 10))
             return s;
         if (!strcmp(name, s->slug))
             return s;

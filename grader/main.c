@@ -186,7 +186,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "grade: the explore run failed: %s\n", why);
             status = 3;
         } else {
-            fprintf(stderr, "grade: wrote '%s'\n", opt.csv ? opt.csv : csv);
+            const char *written = opt.csv ? opt.csv : csv;
+            char gp[PATH_MAX + 8], svg[PATH_MAX + 8];
+            snprintf(gp, sizeof gp, "%.*s.gp", (int)(strcspn(written, ".")), written);
+            snprintf(svg, sizeof svg, "%.*s.svg", (int)(strcspn(written, ".")), written);
+            int plot = gr_explore_plot(selected[0], written, gp, svg, why, sizeof why);
+            fprintf(stderr, "grade: wrote '%s'", written);
+            if (plot == 0)
+                fprintf(stderr, ", the figure '%s' and its gnuplot script '%s'\n", svg, gp);
+            else if (plot == 1)
+                fprintf(stderr, " and '%s'; install gnuplot and run 'gnuplot %s' to draw '%s'\n",
+                        gp, gp, svg);
+            else
+                fprintf(stderr, "; no figure: %s\n", why);
         }
         goto done;
     }

@@ -63,7 +63,7 @@ typedef struct oc_outcome {
     double load_eff, store_eff; /* [0, 1], when measured */
     oc_verdict verdict;
     int score, max_score;
-    char reason[1024]; /* one line: why it passed or failed */
+    char reason[2600]; /* one line: why it passed or failed */
     char hint[1024];   /* what to try next; empty when passed */
 } oc_outcome;
 

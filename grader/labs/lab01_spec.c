@@ -73,4 +73,24 @@ const lab_spec lab01_spec = {
     .check = lab01_check,
     .efficiency_hint = "In lab 01 that means: thread t takes element t, then t + (all threads in "
                        "the grid), and so on (a grid-stride loop), instead of a chunk of its own.",
+    .explore_plot =
+        "set datafile separator ','\n"
+        "set terminal svg size 820,480 dynamic font 'sans,12'\n"
+        "set output '$SVG'\n"
+        "set title 'Lab 01: read bandwidth against contiguous bytes per run'\n"
+        "set logscale x 2\n"
+        "set xlabel 'contiguous bytes per run (a warp request reads 32 lanes x elem bytes)'\n"
+        "set ylabel 'useful read bandwidth (GB/s)'\n"
+        "set y2label 'sector efficiency, model (%)'\n"
+        "set ytics nomirror\n"
+        "set y2tics\n"
+        "set y2range [0:110]\n"
+        "set yrange [0:*]\n"
+        "set key bottom right opaque box\n"
+        "plot '$CSV' every ::1::8 using 1:8 with linespoints lw 2 pt 7 "
+        "title 'runs with unread gaps between them', \\\n"
+        "     '' every ::9 using 1:8 with points pt 5 ps 1.6 "
+        "title 'dense (no gaps)', \\\n"
+        "     '' every ::1::8 using 1:($5 * 100) axes x1y2 with linespoints dt 2 lw 2 pt 6 "
+        "title 'sector efficiency (model)'\n",
 };

@@ -23,10 +23,17 @@ echo "=== the student's view: solution"
 ( time "$build/grade" --solution 01 --seed 7 ) > "$logs/solution.txt" 2>&1; cat "$logs/solution.txt"
 echo "=== explore 01"
 "$build/grade" --explore 01 --csv "$logs/explore-01.csv" 2>&1 | tee "$logs/explore.txt"
+echo "=== the student's path: make -f Makefile.student grade LAB=01 (plain compilers, no CMake)"
+( time make -s -f Makefile.student -j"$(nproc)" grade LAB=01 ARGS="--seed 7" ) > "$logs/make-grade.txt" 2>&1
+tail -22 "$logs/make-grade.txt"
+"$build/grade" --solution 01 --seed 7 --format json --output "$logs/solution.json" 2>/dev/null
+"$build/json-get" "$logs/solution.json" manifest > /dev/null && echo "solution.json parses: $("$build/json-get" "$logs/solution.json" manifest)"
 echo "=== doctor as an unprivileged user"
 chmod -R a+rX "$build" 2>/dev/null
 su -s /bin/sh nobody -c "$build/grade --doctor" 2>&1 | tee "$logs/doctor-nobody.txt" | tail -12
 
+echo "=== counters engine against ncu"
+sh tests/gpu/counters_vs_ncu.sh "$build" 2>&1 | tee "$logs/counters-vs-ncu.txt"
 echo "=== summary"
 grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$logs/ctest.log" | head -30
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %.0f s\n", b - a, "'"$(nproc)"' cores", c - b }'

@@ -1,0 +1,360 @@
+/*
+ * test_grade.c - gr_decide(): the verdict, score, reason and hint of outcomes built by hand,
+ * from a kernel that does not compile to one that passes, with no GPU and no child process.
+ *
+ * Build and run (the project CMake builds it as test_grade, linked with cl_grader):
+ *   cmake --build build --target test_grade && build/test_grade
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "grade.h"
+#include "lab.h"
+#include "outcome.h"
+
+static void assert_close(double got, double want, double tol)
+{
+    if (fabs(got - want) > tol)
+        fail_msg("got %.9g, want %.9g (tolerance %g)", got, want, tol);
+}
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' is not in \"%s\"", part, text);
+}
+
+static void assert_lacks(const char *text, const char *part)
+{
+    if (strstr(text, part))
+        fail_msg("'%s' should not be in \"%s\"", part, text);
+}
+
+/* A lab of its own, with uneven points and thresholds, so that sums cannot come out right by
+ * accident. */
+static const lab_spec uneven_spec = {
+    .id = "42",
+    .slug = "uneven",
+    .title = "Uneven",
+    .summary = "for tests",
+    .min_load_eff = 0.80,
+    .min_store_eff = 0.60,
+    .points_correct = 50,
+    .points_load = 20,
+    .points_store = 7,
+    .size_text = "n = 1",
+    .check = NULL,
+    .efficiency_hint = "Uneven's own advice.",
+};
+
+static const lab_spec *lab01(void)
+{
+    const lab_spec *s = lab_find("01");
+    assert_non_null(s);
+    return s;
+}
+
+/* Traffic of `requests` warp requests of bytes_per_request bytes, each over sectors_per_request
+ * sectors: its efficiency is bytes_per_request / (32 x sectors_per_request). */
+static oc_traffic traffic(double requests, double sectors_per_request, double bytes_per_request)
+{
+    oc_traffic t = {requests, requests * sectors_per_request, requests * bytes_per_request};
+    return t;
+}
+
+/* A kernel that compiled, ran, left the guards alone, wrote the right values and was measured
+ * with 100% loads and stores: each test spoils one thing. The verdict fields hold junk, which
+ * gr_decide must overwrite. */
+static oc_outcome good_outcome(const lab_spec *spec)
+{
+    oc_outcome o;
+    memset(&o, 0, sizeof o);
+    o.spec = spec;
+    o.compiled = 1;
+    o.ran = 1;
+    o.guards_intact = 1;
+    o.check_ok = 1;
+    o.check.passed = 1;
+    o.check.checked = 50331655;
+    o.counters = OC_ENGINE_OK;
+    o.load = traffic(1000, 4, 128);
+    o.store = traffic(1000, 4, 128);
+    o.verdict = (oc_verdict)-1;
+    o.score = 999;
+    o.max_score = 999;
+    strcpy(o.reason, "stale reason");
+    strcpy(o.hint, "stale hint");
+    return o;
+}
+
+static void assert_verdict(const oc_outcome *o, oc_verdict verdict, int score, int max_score)
+{
+    assert_int_equal(o->verdict, verdict);
+    assert_int_equal(o->score, score);
+    assert_int_equal(o->max_score, max_score);
+}
+
+/* ---- failures before correctness ---- */
+
+static void test_decide_not_compiled(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.compiled = 0;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_string_equal(o.reason, "the kernel does not compile");
+    assert_contains(o.hint, "compiler's first error");
+}
+
+static void test_decide_run_problem(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    /* A timeout is reported even when the child got as far as saving its outputs. */
+    strcpy(o.run_problem, "timed out after 10 s: the kernel never finished");
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_string_equal(o.reason, "the kernel did not run to the end: timed out after 10 s: the "
+                                  "kernel never finished");
+    assert_contains(o.hint, "compute-sanitizer");
+}
+
+static void test_decide_did_not_run_without_problem(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.ran = 0;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_string_equal(o.reason, "the kernel did not run to the end: no result");
+}
+
+static void test_decide_guards_broken(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.guards_intact = 0;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_contains(o.reason, "outside");
+    assert_contains(o.reason, "guard bytes");
+    assert_contains(o.hint, "bound test");
+}
+
+/* ---- wrong output ---- */
+
+static void test_decide_wrong_output(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.check.passed = 0;
+    o.check.mismatches = 3;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_string_equal(o.reason, "the output is wrong: 3 of 50331655 elements differ");
+    assert_contains(o.hint, "first wrong coordinates");
+    assert_lacks(o.hint, "grid");
+}
+
+static void test_decide_unwritten_elements(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.check.passed = 0;
+    o.check.mismatches = 7;
+    o.check.unwritten = 7;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_string_equal(o.reason, "the output is wrong: 7 of 50331655 elements differ");
+    assert_contains(o.hint, "grid does not cover the whole array");
+}
+
+static void test_decide_check_could_not_compare(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.check_ok = 0; /* check.passed left at 1: check_ok alone must fail it */
+    strcpy(o.check.details, "'y' holds 12 bytes, expected 201326620");
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_contains(o.reason, "could not be checked: 'y' holds 12 bytes");
+}
+
+/* ---- correct, efficiency not measured ---- */
+
+static void test_decide_counters_no_permission(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.counters = OC_ENGINE_NO_PERMISSION;
+    strcpy(o.counters_why, "ERR_NVGPUCTRPERM: the driver keeps the counters to root");
+    /* Whatever traffic is lying around is not used. */
+    o.load = traffic(1000, 32, 128);
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 40, 100);
+    assert_int_equal(o.efficiency_measured, 0);
+    assert_string_equal(o.reason, "correct; coalescing was not measured on this machine "
+                                  "(ERR_NVGPUCTRPERM: the driver keeps the counters to root)");
+    assert_contains(o.hint, "doctor");
+    assert_contains(o.hint, "correctness points are kept");
+}
+
+static void test_decide_counters_not_run(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(&uneven_spec);
+    o.counters = OC_ENGINE_NOT_RUN;
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 50, 77);
+    assert_contains(o.reason, "(no engine ran)");
+}
+
+/* ---- correct, efficiency measured ---- */
+
+static void test_decide_all_coalesced_passes(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 100, 100);
+    assert_int_equal(o.efficiency_measured, 1);
+    assert_close(o.load_eff, 1.0, 1e-12);
+    assert_close(o.store_eff, 1.0, 1e-12);
+    assert_string_equal(o.reason, "correct, and loads and stores are coalesced");
+    assert_string_equal(o.hint, "");
+}
+
+static void test_decide_strided_fails_both(void **state)
+{
+    (void)state;
+    const lab_spec *s = lab01();
+    oc_outcome o = good_outcome(s);
+    o.load = traffic(1000, 32, 128);
+    o.store = traffic(1000, 32, 128);
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_close(o.load_eff, 0.125, 1e-12);
+    assert_close(o.store_eff, 0.125, 1e-12);
+    assert_string_equal(o.reason, "correct, but loads and stores are not coalesced enough");
+    assert_true(strncmp(o.hint, "Loads: ", 7) == 0);
+    assert_contains(o.hint, "32 bytes or more apart");
+    assert_non_null(s->efficiency_hint);
+    assert_contains(o.hint, s->efficiency_hint);
+}
+
+static void test_decide_stores_low_only(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.store = traffic(1000, 8, 128); /* stride 2: 50% */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 70, 100);
+    assert_close(o.load_eff, 1.0, 1e-12);
+    assert_close(o.store_eff, 0.5, 1e-12);
+    assert_contains(o.reason, "correct, but stores ");
+    assert_string_equal(o.reason, "correct, but stores are not coalesced enough");
+    assert_lacks(o.reason, "loads");
+    /* The hint is about the stores, the access that fell short. */
+    assert_true(strncmp(o.hint, "Stores: ", 8) == 0);
+    assert_contains(o.hint, "stride of 2");
+    assert_lacks(o.hint, "Loads");
+}
+
+static void test_decide_loads_low_only(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(&uneven_spec);
+    o.load = traffic(1000, 12, 128); /* a 12-byte struct: 33% */
+    o.store = traffic(1000, 5, 128); /* 80%, above the 60% store bar */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 50 + 7, 77);
+    assert_contains(o.reason, "correct, but loads ");
+    assert_lacks(o.reason, "stores");
+    assert_true(strncmp(o.hint, "Loads: ", 7) == 0);
+    assert_contains(o.hint, "12-byte struct");
+    assert_contains(o.hint, "Uneven's own advice.");
+}
+
+static void test_decide_threshold_is_inclusive(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    /* 144 / (32 x 5) is exactly the 90% bar. */
+    o.load = traffic(1, 5, 144);
+    o.store = traffic(1, 5, 144);
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 100, 100);
+
+    o = good_outcome(lab01());
+    o.load = traffic(1, 5, 143); /* just under */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 70, 100);
+}
+
+static void test_decide_no_global_loads(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.load = traffic(0, 0, 0);
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_contains(o.reason, "no global loads");
+    assert_contains(o.hint, "GPU memory");
+}
+
+static void test_decide_no_global_stores(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.store = traffic(0, 0, 0);
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_contains(o.reason, "no global stores");
+}
+
+static void test_decide_hint_without_lab_advice(void **state)
+{
+    (void)state;
+    lab_spec quiet = uneven_spec;
+    quiet.efficiency_hint = NULL;
+    oc_outcome o = good_outcome(&quiet);
+    o.load = traffic(1000, 32, 128);
+    gr_decide(&o);
+    assert_int_equal(o.verdict, OC_FAIL);
+    assert_true(strncmp(o.hint, "Loads: ", 7) == 0);
+    /* The signature alone: nothing of another lab's advice, no "(null)". */
+    assert_contains(o.hint, "32 bytes or more apart");
+    assert_lacks(o.hint, "(null)");
+    assert_lacks(o.hint, "grid-stride");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decide_not_compiled),
+        cmocka_unit_test(test_decide_run_problem),
+        cmocka_unit_test(test_decide_did_not_run_without_problem),
+        cmocka_unit_test(test_decide_guards_broken),
+        cmocka_unit_test(test_decide_wrong_output),
+        cmocka_unit_test(test_decide_unwritten_elements),
+        cmocka_unit_test(test_decide_check_could_not_compare),
+        cmocka_unit_test(test_decide_counters_no_permission),
+        cmocka_unit_test(test_decide_counters_not_run),
+        cmocka_unit_test(test_decide_all_coalesced_passes),
+        cmocka_unit_test(test_decide_strided_fails_both),
+        cmocka_unit_test(test_decide_stores_low_only),
+        cmocka_unit_test(test_decide_loads_low_only),
+        cmocka_unit_test(test_decide_threshold_is_inclusive),
+        cmocka_unit_test(test_decide_no_global_loads),
+        cmocka_unit_test(test_decide_no_global_stores),
+        cmocka_unit_test(test_decide_hint_without_lab_advice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

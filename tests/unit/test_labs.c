@@ -1,0 +1,360 @@
+/*
+ * test_labs.c - the table of labs (lab_find), lab_load_output, and lab 01's correctness check
+ * against outputs written here as the grading child would write them.
+ *
+ * Build and run (the project CMake builds it as test_labs, linked with cl_grader):
+ *   cmake --build build --target test_labs && build/test_labs
+ *
+ * Lab 01's y.bin is the real size (LAB01_N floats, 201 MB): the check refuses any other. It is
+ * written once, in a mkdtemp() folder under /tmp; each test patches a few elements and its
+ * teardown puts them back, and the folder is removed at the end. Peak memory is about 600 MB.
+ */
+#define _XOPEN_SOURCE 700 /* mkdtemp, truncate */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "lab01_data.h"
+
+#define SEED UINT64_C(20240917)
+#define Y_BYTES (LAB01_N * sizeof(float))
+#define MAX_PATCHED 8
+
+static char workdir[64];   /* holds y.bin, the reference output */
+static char otherdir[128]; /* workdir/other: for malformed outputs */
+static float *reference;   /* y as the CPU reference computes it for SEED */
+static size_t patched[MAX_PATCHED];
+static size_t npatched;
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' is not in \"%s\"", part, text);
+}
+
+static void path_in(char *buf, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(buf, size, "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < size);
+}
+
+static void write_file(const char *dir, const char *name, const void *data, size_t bytes)
+{
+    char path[256];
+    path_in(path, sizeof path, dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, bytes, f), bytes);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Overwrites y[index] in workdir/y.bin with bits; the teardown restores it. */
+static void patch_y(size_t index, uint32_t bits)
+{
+    char path[256];
+    path_in(path, sizeof path, workdir, "y.bin");
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (long)(index * sizeof(float)), SEEK_SET), 0);
+    assert_int_equal(fwrite(&bits, sizeof bits, 1, f), 1);
+    assert_int_equal(fclose(f), 0);
+    assert_true(npatched < MAX_PATCHED);
+    patched[npatched++] = index;
+}
+
+static uint32_t bits_of(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static int restore_patches(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < npatched; i++) {
+        char path[256];
+        path_in(path, sizeof path, workdir, "y.bin");
+        FILE *f = fopen(path, "r+b");
+        if (!f || fseek(f, (long)(patched[i] * sizeof(float)), SEEK_SET) != 0 ||
+            fwrite(&reference[patched[i]], sizeof(float), 1, f) != 1 || fclose(f) != 0)
+            return -1;
+    }
+    npatched = 0;
+    return 0;
+}
+
+/* y_reference for SEED, computed as the grader's spec says: x from the seed, times a. */
+static int make_workdir(void **state)
+{
+    (void)state;
+    strcpy(workdir, "/tmp/test_labs-XXXXXX");
+    if (!mkdtemp(workdir))
+        return -1;
+    snprintf(otherdir, sizeof otherdir, "%s/other", workdir);
+    if (mkdir(otherdir, 0700) != 0)
+        return -1;
+    reference = malloc(Y_BYTES);
+    if (!reference)
+        return -1;
+    lab01_fill_x(SEED, reference, LAB01_N);
+    const float a = lab01_factor(SEED);
+    for (size_t i = 0; i < LAB01_N; ++i)
+        reference[i] = a * reference[i];
+    char path[256];
+    snprintf(path, sizeof path, "%s/y.bin", workdir);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t wrote = fwrite(reference, 1, Y_BYTES, f);
+    return fclose(f) == 0 && wrote == Y_BYTES ? 0 : -1;
+}
+
+static void remove_in(const char *dir, const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    remove(path);
+}
+
+static int remove_workdir(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"y.bin", "a.bin", "empty.bin"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        remove_in(workdir, files[i]);
+        remove_in(otherdir, files[i]);
+    }
+    rmdir(otherdir);
+    rmdir(workdir);
+    free(reference);
+    reference = NULL;
+    return 0;
+}
+
+static lab_check check_lab01(const char *dir, uint64_t seed, int want_rc)
+{
+    const lab_spec *s = lab_find("01");
+    assert_non_null(s);
+    lab_check c;
+    memset(&c, 0xAB, sizeof c);
+    assert_int_equal(s->check(dir, seed, &c), want_rc);
+    return c;
+}
+
+/* ---- lab_find ---- */
+
+static void test_find_by_number_and_name(void **state)
+{
+    (void)state;
+    const lab_spec *s = lab_find("01");
+    assert_non_null(s);
+    assert_string_equal(s->id, "01");
+    assert_string_equal(s->slug, "dram-burst");
+    assert_ptr_equal(lab_find("1"), s);
+    assert_ptr_equal(lab_find("dram-burst"), s);
+    assert_ptr_equal(lab_find("01-dram-burst"), s);
+}
+
+static void test_find_unknown_is_null(void **state)
+{
+    (void)state;
+    static const char *const unknown[] = {
+        "7x", "", "99", "0", "1x", "dram", "DRAM-BURST", "01-", "02-dram-burst", "dram-burst-01"};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        if (lab_find(unknown[i]))
+            fail_msg("lab_find(\"%s\") found a lab", unknown[i]);
+}
+
+static void test_table_lists_lab01(void **state)
+{
+    (void)state;
+    assert_true(lab_count >= 1);
+    assert_ptr_equal(lab_table[0], lab_find("01"));
+    for (size_t i = 0; i < lab_count; ++i) {
+        const lab_spec *s = lab_table[i];
+        assert_ptr_equal(lab_find(s->id), s);
+        assert_ptr_equal(lab_find(s->slug), s);
+        assert_non_null(s->check);
+        assert_true(s->min_load_eff > 0 && s->min_load_eff <= 1);
+        assert_true(s->min_store_eff > 0 && s->min_store_eff <= 1);
+        assert_int_equal(s->points_correct + s->points_load + s->points_store, 100);
+    }
+}
+
+/* ---- lab_load_output ---- */
+
+static void test_load_output_reads_exact_size(void **state)
+{
+    (void)state;
+    const unsigned char data[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    write_file(otherdir, "a.bin", data, sizeof data);
+    char why[128] = "untouched";
+    unsigned char *got = lab_load_output(otherdir, "a", sizeof data, why, sizeof why);
+    assert_non_null(got);
+    assert_memory_equal(got, data, sizeof data);
+    free(got);
+}
+
+static void test_load_output_empty_file(void **state)
+{
+    (void)state;
+    write_file(otherdir, "empty.bin", "", 0);
+    char why[128] = "";
+    void *got = lab_load_output(otherdir, "empty", 0, why, sizeof why);
+    assert_non_null(got);
+    free(got);
+}
+
+static void test_load_output_wrong_size(void **state)
+{
+    (void)state;
+    const unsigned char data[12] = {0};
+    write_file(otherdir, "a.bin", data, sizeof data);
+    char why[128] = "";
+    assert_null(lab_load_output(otherdir, "a", 16, why, sizeof why));
+    assert_string_equal(why, "'a' holds 12 bytes, expected 16");
+    assert_null(lab_load_output(otherdir, "a", 8, why, sizeof why));
+    assert_string_equal(why, "'a' holds 12 bytes, expected 8");
+}
+
+static void test_load_output_missing(void **state)
+{
+    (void)state;
+    char why[128] = "";
+    assert_null(lab_load_output(otherdir, "nothing", 4, why, sizeof why));
+    assert_string_equal(why, "the kernel's run saved no 'nothing'");
+}
+
+/* ---- lab 01's check ---- */
+
+static void test_lab01_check_correct_output(void **state)
+{
+    (void)state;
+    lab_check c = check_lab01(workdir, SEED, 0);
+    assert_int_equal(c.passed, 1);
+    assert_int_equal(c.checked, LAB01_N);
+    assert_int_equal(c.mismatches, 0);
+    assert_int_equal(c.unwritten, 0);
+    assert_contains(c.summary, "y = a*x for 50331655 floats");
+    assert_string_equal(c.details, "");
+}
+
+static void test_lab01_check_within_tolerance(void **state)
+{
+    (void)state;
+    /* One ulp off, as a fused multiply or another rounding could give: still right. */
+    patch_y(3, bits_of(nextafterf(reference[3], INFINITY)));
+    lab_check c = check_lab01(workdir, SEED, 0);
+    assert_int_equal(c.passed, 1);
+    assert_int_equal(c.mismatches, 0);
+}
+
+static void test_lab01_check_one_wrong_element(void **state)
+{
+    (void)state;
+    const size_t i = 12345678;
+    patch_y(i, bits_of(reference[i] + 1.0f));
+    lab_check c = check_lab01(workdir, SEED, 0);
+    assert_int_equal(c.passed, 0);
+    assert_int_equal(c.checked, LAB01_N);
+    assert_int_equal(c.mismatches, 1);
+    assert_int_equal(c.unwritten, 0);
+    assert_contains(c.details, "1 of 50331655 elements differ");
+    assert_contains(c.details, "y[12345678]: got ");
+}
+
+static void test_lab01_check_last_element_wrong(void **state)
+{
+    (void)state;
+    /* The last element is where an off-by-one grid stops short. */
+    patch_y(LAB01_N - 1, bits_of(reference[LAB01_N - 1] + 1.0f));
+    lab_check c = check_lab01(workdir, SEED, 0);
+    assert_int_equal(c.passed, 0);
+    assert_int_equal(c.mismatches, 1);
+    assert_contains(c.details, "y[50331654]");
+}
+
+static void test_lab01_check_counts_unwritten(void **state)
+{
+    (void)state;
+    patch_y(0, 0xffffffffu);
+    patch_y(1000, 0xffffffffu);
+    patch_y(LAB01_N - 1, 0xffffffffu);
+    patch_y(77, bits_of(reference[77] * 2.0f + 1.0f)); /* wrong, but written */
+    lab_check c = check_lab01(workdir, SEED, 0);
+    assert_int_equal(c.passed, 0);
+    assert_int_equal(c.mismatches, 4);
+    assert_int_equal(c.unwritten, 3);
+    assert_contains(c.details, "3 of them were never written");
+    assert_contains(c.details, "y[0]");
+    assert_contains(c.details, "y[77]");
+}
+
+static void test_lab01_check_uses_seed(void **state)
+{
+    (void)state;
+    /* The same file against another seed's inputs: nearly every element differs. */
+    lab_check c = check_lab01(workdir, SEED + 1, 0);
+    assert_int_equal(c.passed, 0);
+    assert_true(c.mismatches > LAB01_N - LAB01_N / 1000);
+    assert_int_equal(c.unwritten, 0);
+}
+
+static void test_lab01_check_wrong_size(void **state)
+{
+    (void)state;
+    /* One float short, as a kernel launched for n - 1 elements would save. A sparse file. */
+    char path[256];
+    path_in(path, sizeof path, otherdir, "y.bin");
+    write_file(otherdir, "y.bin", "", 0);
+    assert_int_equal(truncate(path, (off_t)(Y_BYTES - sizeof(float))), 0);
+    lab_check c = check_lab01(otherdir, SEED, -1);
+    assert_int_equal(c.passed, 0);
+    assert_string_equal(c.details, "'y' holds 201326616 bytes, expected 201326620");
+    remove(path);
+}
+
+static void test_lab01_check_missing_output(void **state)
+{
+    (void)state;
+    remove_in(otherdir, "y.bin");
+    lab_check c = check_lab01(otherdir, SEED, -1);
+    assert_int_equal(c.passed, 0);
+    assert_int_equal(c.checked, 0);
+    assert_string_equal(c.details, "the kernel's run saved no 'y'");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_find_by_number_and_name),
+        cmocka_unit_test(test_find_unknown_is_null),
+        cmocka_unit_test(test_table_lists_lab01),
+        cmocka_unit_test(test_load_output_reads_exact_size),
+        cmocka_unit_test(test_load_output_empty_file),
+        cmocka_unit_test(test_load_output_wrong_size),
+        cmocka_unit_test(test_load_output_missing),
+        cmocka_unit_test_teardown(test_lab01_check_correct_output, restore_patches),
+        cmocka_unit_test_teardown(test_lab01_check_within_tolerance, restore_patches),
+        cmocka_unit_test_teardown(test_lab01_check_one_wrong_element, restore_patches),
+        cmocka_unit_test_teardown(test_lab01_check_last_element_wrong, restore_patches),
+        cmocka_unit_test_teardown(test_lab01_check_counts_unwritten, restore_patches),
+        cmocka_unit_test_teardown(test_lab01_check_uses_seed, restore_patches),
+        cmocka_unit_test(test_lab01_check_wrong_size),
+        cmocka_unit_test(test_lab01_check_missing_output),
+    };
+    return cmocka_run_group_tests(tests, make_workdir, remove_workdir);
+}

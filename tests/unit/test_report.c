@@ -1,0 +1,500 @@
+/*
+ * test_report.c - what a run prints: the JSON report (parsed back with cJSON), the closing
+ * summary line, and one lab's text report, all captured from outcomes built by hand.
+ *
+ * Build and run (the project CMake builds it as test_report, linked with cl_grader):
+ *   cmake --build build --target test_report && build/test_report
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devinfo.h"
+#include "lab.h"
+#include "outcome.h"
+#include "report.h"
+
+static void assert_close(double got, double want, double tol)
+{
+    if (fabs(got - want) > tol)
+        fail_msg("got %.9g, want %.9g (tolerance %g)", got, want, tol);
+}
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' is not in:\n%s", part, text);
+}
+
+static void assert_lacks(const char *text, const char *part)
+{
+    if (strstr(text, part))
+        fail_msg("'%s' should not be in:\n%s", part, text);
+}
+
+static const lab_spec *lab01(void)
+{
+    const lab_spec *s = lab_find("01");
+    assert_non_null(s);
+    return s;
+}
+
+/* A kernel that was correct and was measured: 100% loads and stores, full score. */
+static oc_outcome passed_outcome(void)
+{
+    oc_outcome o;
+    memset(&o, 0, sizeof o);
+    o.spec = lab01();
+    strcpy(o.kernel_path, "labs/01-dram-burst/kernel.cu");
+    o.compiled = 1;
+    o.compile_s = 2.0;
+    o.ran = 1;
+    o.guards_intact = 1;
+    o.check_ok = 1;
+    o.check.passed = 1;
+    o.check.checked = 50331655;
+    strcpy(o.check.summary, "y = a*x for 50331655 floats against a CPU loop");
+    o.counters = OC_ENGINE_OK;
+    o.load = (oc_traffic){1000, 4000, 128000};
+    o.store = (oc_traffic){1000, 4000, 128000};
+    o.efficiency_measured = 1;
+    o.load_eff = 1.0;
+    o.store_eff = 1.0;
+    o.verdict = OC_PASS;
+    o.score = 100;
+    o.max_score = 100;
+    strcpy(o.reason, "correct, and loads and stores are coalesced");
+    return o;
+}
+
+/* The same kernel with every lane 32 bytes from the next: 12.5% both ways. */
+static oc_outcome strided_outcome(void)
+{
+    oc_outcome o = passed_outcome();
+    o.load = (oc_traffic){1000, 32000, 128000};
+    o.store = (oc_traffic){1000, 32000, 128000};
+    o.load_eff = 0.125;
+    o.store_eff = 0.125;
+    o.verdict = OC_FAIL;
+    o.score = 40;
+    strcpy(o.reason, "correct, but loads and stores are not coalesced enough");
+    strcpy(o.hint, "Loads: lanes far apart. Try a grid-stride loop.");
+    return o;
+}
+
+/* A correct kernel on a machine whose counters are locked. */
+static oc_outcome not_graded_outcome(void)
+{
+    oc_outcome o = passed_outcome();
+    o.counters = OC_ENGINE_NO_PERMISSION;
+    strcpy(o.counters_why, "the driver keeps the counters to root");
+    o.efficiency_measured = 0;
+    o.load_eff = o.store_eff = 0;
+    o.verdict = OC_NOT_GRADED;
+    o.score = 40;
+    strcpy(o.reason, "correct; coalescing was not measured on this machine");
+    strcpy(o.hint, "Run the doctor.");
+    return o;
+}
+
+/* Everything written to a FILE by one call, as a string (static storage). */
+static char captured[16384];
+
+static FILE *capture_begin(void)
+{
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    return f;
+}
+
+static const char *capture_end(FILE *f)
+{
+    rewind(f);
+    size_t n = fread(captured, 1, sizeof captured - 1, f);
+    assert_false(ferror(f));
+    captured[n] = '\0';
+    fclose(f);
+    return captured;
+}
+
+static const char *summary_of(const oc_outcome *outcomes, size_t n)
+{
+    FILE *f = capture_begin();
+    rp_text_summary(f, outcomes, n);
+    return capture_end(f);
+}
+
+static const char *text_of(const oc_outcome *o)
+{
+    FILE *f = capture_begin();
+    rp_text_lab(f, o);
+    return capture_end(f);
+}
+
+/* ---- JSON ---- */
+
+static di_info h200(void)
+{
+    di_info d;
+    memset(&d, 0, sizeof d);
+    d.count = 1;
+    strcpy(d.name, "NVIDIA H200");
+    d.cc_major = 9;
+    d.cc_minor = 0;
+    d.sm_count = 132;
+    d.l2_bytes = 62914560;
+    d.driver_version = 13000;
+    d.runtime_version = 12080;
+    return d;
+}
+
+static cJSON *parse_json(const rp_manifest *m, const oc_outcome *outcomes, size_t n)
+{
+    char *text = rp_json(m, outcomes, n);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    if (!root)
+        fail_msg("rp_json wrote what cJSON cannot parse:\n%s", text);
+    free(text);
+    return root;
+}
+
+static const cJSON *item(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v)
+        fail_msg("no key '%s' in the JSON", key);
+    return v;
+}
+
+static const char *string_at(const cJSON *obj, const char *key)
+{
+    const cJSON *v = item(obj, key);
+    assert_true(cJSON_IsString(v));
+    return v->valuestring;
+}
+
+static double number_at(const cJSON *obj, const char *key)
+{
+    const cJSON *v = item(obj, key);
+    assert_true(cJSON_IsNumber(v));
+    return v->valuedouble;
+}
+
+static void test_json_manifest_with_gpu(void **state)
+{
+    (void)state;
+    di_info dev = h200();
+    rp_manifest m = {.version = "0.1.0",
+                     .nvcc_version = "13.0",
+                     .device = &dev,
+                     .seed = UINT64_MAX,
+                     .arch = "sm_90"};
+    oc_outcome o = passed_outcome();
+    cJSON *root = parse_json(&m, &o, 1);
+    const cJSON *man = item(root, "manifest");
+    assert_string_equal(string_at(man, "tool"), "grade");
+    assert_string_equal(string_at(man, "version"), "0.1.0");
+    assert_string_equal(string_at(man, "nvcc"), "13.0");
+    assert_string_equal(string_at(man, "arch"), "sm_90");
+    /* A string, because a double cannot hold every 64-bit seed. */
+    assert_string_equal(string_at(man, "seed"), "18446744073709551615");
+    const cJSON *gpu = item(man, "gpu");
+    assert_true(cJSON_IsObject(gpu));
+    assert_string_equal(string_at(gpu, "name"), "NVIDIA H200");
+    assert_string_equal(string_at(gpu, "compute_capability"), "9.0");
+    assert_close(number_at(gpu, "sm_count"), 132, 0);
+    assert_close(number_at(gpu, "l2_bytes"), 62914560, 0);
+    assert_string_equal(string_at(gpu, "driver_cuda"), "13.0");
+    assert_string_equal(string_at(gpu, "runtime_cuda"), "12.8");
+    cJSON_Delete(root);
+}
+
+static void test_json_manifest_without_gpu(void **state)
+{
+    (void)state;
+    rp_manifest m = {.version = "0.1.0", .device = NULL, .seed = 42};
+    cJSON *root = parse_json(&m, NULL, 0);
+    const cJSON *man = item(root, "manifest");
+    assert_true(cJSON_IsNull(item(man, "gpu")));
+    assert_string_equal(string_at(man, "seed"), "42");
+    /* Absent strings are written empty, never as null. */
+    assert_string_equal(string_at(man, "nvcc"), "");
+    assert_string_equal(string_at(man, "arch"), "");
+    const cJSON *labs = item(root, "labs");
+    assert_true(cJSON_IsArray(labs));
+    assert_int_equal(cJSON_GetArraySize(labs), 0);
+    assert_close(number_at(root, "passed"), 0, 0);
+    assert_close(number_at(root, "failed"), 0, 0);
+    assert_close(number_at(root, "skipped"), 0, 0);
+    cJSON_Delete(root);
+}
+
+static void test_json_lab_fields(void **state)
+{
+    (void)state;
+    rp_manifest m = {.version = "0.1.0", .seed = 7};
+    oc_outcome o = strided_outcome();
+    cJSON *root = parse_json(&m, &o, 1);
+    const cJSON *labs = item(root, "labs");
+    assert_int_equal(cJSON_GetArraySize(labs), 1);
+    const cJSON *lab = cJSON_GetArrayItem(labs, 0);
+    assert_string_equal(string_at(lab, "id"), "01");
+    assert_string_equal(string_at(lab, "slug"), "dram-burst");
+    assert_string_equal(string_at(lab, "kernel"), "labs/01-dram-burst/kernel.cu");
+    assert_string_equal(string_at(lab, "verdict"), "FAIL");
+    assert_close(number_at(lab, "score"), 40, 0);
+    assert_close(number_at(lab, "max_score"), 100, 0);
+    assert_string_equal(string_at(lab, "reason"),
+                        "correct, but loads and stores are not coalesced enough");
+    assert_string_equal(string_at(lab, "hint"), "Loads: lanes far apart. Try a grid-stride loop.");
+
+    const cJSON *correctness = item(lab, "correctness");
+    assert_true(cJSON_IsTrue(item(correctness, "passed")));
+    assert_close(number_at(correctness, "checked"), 50331655, 0);
+
+    const cJSON *coalescing = item(lab, "coalescing");
+    assert_true(cJSON_IsTrue(item(coalescing, "measured")));
+    assert_string_equal(string_at(item(coalescing, "counters"), "state"), "ok");
+    const cJSON *loads = item(coalescing, "loads");
+    assert_close(number_at(loads, "efficiency"), 0.125, 1e-12);
+    assert_close(number_at(loads, "threshold"), 0.90, 1e-12);
+    assert_close(number_at(loads, "sectors_per_request"), 32, 1e-12);
+    assert_close(number_at(loads, "requests"), 1000, 0);
+    const cJSON *stores = item(coalescing, "stores");
+    assert_close(number_at(stores, "efficiency"), 0.125, 1e-12);
+    assert_close(number_at(stores, "threshold"), 0.90, 1e-12);
+
+    assert_close(number_at(root, "passed"), 0, 0);
+    assert_close(number_at(root, "failed"), 1, 0);
+    assert_close(number_at(root, "skipped"), 0, 0);
+    cJSON_Delete(root);
+}
+
+static void test_json_not_measured_has_no_traffic(void **state)
+{
+    (void)state;
+    rp_manifest m = {.version = "0.1.0", .seed = 7};
+    oc_outcome o = not_graded_outcome();
+    cJSON *root = parse_json(&m, &o, 1);
+    const cJSON *lab = cJSON_GetArrayItem(item(root, "labs"), 0);
+    assert_string_equal(string_at(lab, "verdict"), "NOT GRADED");
+    const cJSON *coalescing = item(lab, "coalescing");
+    assert_true(cJSON_IsFalse(item(coalescing, "measured")));
+    const cJSON *counters = item(coalescing, "counters");
+    assert_string_equal(string_at(counters, "state"), "no_permission");
+    assert_string_equal(string_at(counters, "why"), "the driver keeps the counters to root");
+    assert_null(cJSON_GetObjectItemCaseSensitive(coalescing, "loads"));
+    assert_null(cJSON_GetObjectItemCaseSensitive(coalescing, "stores"));
+    assert_close(number_at(root, "skipped"), 1, 0);
+    cJSON_Delete(root);
+}
+
+static void test_json_counts(void **state)
+{
+    (void)state;
+    rp_manifest m = {.version = "0.1.0", .seed = 1};
+    oc_outcome o[4] = {passed_outcome(), strided_outcome(), not_graded_outcome(),
+                       strided_outcome()};
+    cJSON *root = parse_json(&m, o, 4);
+    const cJSON *labs = item(root, "labs");
+    assert_int_equal(cJSON_GetArraySize(labs), 4);
+    assert_string_equal(string_at(cJSON_GetArrayItem(labs, 0), "verdict"), "PASS");
+    assert_string_equal(string_at(cJSON_GetArrayItem(labs, 2), "verdict"), "NOT GRADED");
+    assert_close(number_at(root, "passed"), 1, 0);
+    assert_close(number_at(root, "failed"), 2, 0);
+    assert_close(number_at(root, "skipped"), 1, 0);
+    cJSON_Delete(root);
+}
+
+static void test_json_escapes_logs(void **state)
+{
+    (void)state;
+    rp_manifest m = {.version = "0.1.0", .seed = 1};
+    oc_outcome o = passed_outcome();
+    o.compiled = 0;
+    o.verdict = OC_FAIL;
+    o.compile_log = "kernel.cu(3): error: expected a \";\"\n\ttab\\slash";
+    cJSON *root = parse_json(&m, &o, 1);
+    const cJSON *build = item(cJSON_GetArrayItem(item(root, "labs"), 0), "build");
+    assert_true(cJSON_IsFalse(item(build, "compiled")));
+    assert_string_equal(string_at(build, "log"), o.compile_log);
+    cJSON_Delete(root);
+}
+
+static void test_json_thresholds_per_access(void **state)
+{
+    (void)state;
+    /* A lab whose load and store bars differ: each access carries its own. */
+    lab_spec uneven = *lab01();
+    uneven.min_load_eff = 0.80;
+    uneven.min_store_eff = 0.60;
+    rp_manifest m = {.version = "0.1.0", .seed = 7};
+    oc_outcome o = strided_outcome();
+    o.spec = &uneven;
+    o.store_eff = 0.75;
+    cJSON *root = parse_json(&m, &o, 1);
+    const cJSON *coalescing = item(cJSON_GetArrayItem(item(root, "labs"), 0), "coalescing");
+    assert_close(number_at(item(coalescing, "loads"), "threshold"), 0.80, 1e-12);
+    assert_close(number_at(item(coalescing, "stores"), "threshold"), 0.60, 1e-12);
+    assert_close(number_at(item(coalescing, "stores"), "efficiency"), 0.75, 1e-12);
+    cJSON_Delete(root);
+
+    const char *t = text_of(&o);
+    assert_contains(t, "(need >= 80%)  too low");
+    assert_contains(t, "stores        75.0%  32.0 sectors/request  (need >= 60%)  ok");
+}
+
+/* ---- the summary line ---- */
+
+static void test_summary_passed_and_failed(void **state)
+{
+    (void)state;
+    oc_outcome o[2] = {passed_outcome(), strided_outcome()};
+    assert_string_equal(summary_of(o, 2), "\n1 passed, 1 failed\n");
+}
+
+static void test_summary_skipped_only_when_not_graded(void **state)
+{
+    (void)state;
+    oc_outcome o[3] = {passed_outcome(), strided_outcome(), not_graded_outcome()};
+    assert_string_equal(summary_of(o, 3), "\n1 passed, 1 failed, 1 skipped\n");
+    assert_string_equal(summary_of(o + 2, 1), "\n0 passed, 0 failed, 1 skipped\n");
+}
+
+static void test_summary_nothing_graded(void **state)
+{
+    (void)state;
+    assert_string_equal(summary_of(NULL, 0), "\n0 passed, 0 failed\n");
+}
+
+/* ---- one lab as text ---- */
+
+static void test_text_failing_lab(void **state)
+{
+    (void)state;
+    oc_outcome o = strided_outcome();
+    const char *t = text_of(&o);
+    assert_true(t[0] == '\n');
+    assert_contains(t, "lab 01 dram-burst: DRAM burst");
+    assert_contains(t, "FAIL");
+    assert_contains(t, " 40/100");
+    assert_contains(t, "labs/01-dram-burst/kernel.cu  (compiled in 2.0 s)");
+    assert_contains(t, "correctness  ok");
+    assert_contains(t, "loads         12.5%  32.0 sectors/request  (need >= 90%)  too low");
+    assert_contains(t, "stores        12.5%");
+    assert_contains(t, "verdict      correct, but loads and stores are not coalesced enough");
+    assert_contains(t, "hint         Loads: lanes far apart. Try a grid-stride loop.");
+    assert_contains(t, "handouts/01-dram-burst.md");
+    assert_contains(t, "grade LAB=01");
+    assert_lacks(t, "PASS");
+}
+
+static void test_text_passing_lab(void **state)
+{
+    (void)state;
+    oc_outcome o = passed_outcome();
+    const char *t = text_of(&o);
+    assert_contains(t, "PASS");
+    assert_contains(t, "100/100");
+    assert_contains(t, "loads        100.0%   4.0 sectors/request  (need >= 90%)  ok");
+    /* A pass has nothing to try next. */
+    assert_lacks(t, "hint");
+    assert_lacks(t, "handouts/");
+    assert_lacks(t, "FAIL");
+}
+
+static void test_text_not_graded_lab(void **state)
+{
+    (void)state;
+    oc_outcome o = not_graded_outcome();
+    const char *t = text_of(&o);
+    assert_contains(t, "NOT GRADED");
+    assert_contains(t, "coalescing   not measured: the driver keeps the counters to root");
+    assert_lacks(t, "sectors/request");
+    assert_contains(t, "handouts/01-dram-burst.md");
+}
+
+static void test_text_compile_failure_shows_log(void **state)
+{
+    (void)state;
+    oc_outcome o = passed_outcome();
+    o.compiled = 0;
+    o.compile_log = "kernel.cu(12): error: identifier \"idx\" is undefined\n1 error detected\n";
+    o.efficiency_measured = 0;
+    o.counters = OC_ENGINE_NOT_RUN;
+    o.verdict = OC_FAIL;
+    o.score = 0;
+    strcpy(o.reason, "the kernel does not compile");
+    const char *t = text_of(&o);
+    assert_contains(t, "build        does not compile:");
+    assert_contains(t, "    | kernel.cu(12): error: identifier \"idx\" is undefined\n");
+    assert_contains(t, "    | 1 error detected\n");
+    assert_lacks(t, "compiled in");
+    assert_lacks(t, "not measured");
+}
+
+static void test_text_wrong_output_shows_details(void **state)
+{
+    (void)state;
+    oc_outcome o = passed_outcome();
+    o.check.passed = 0;
+    o.check.mismatches = 1;
+    strcpy(o.check.details, "'y': 1 of 50331655 elements differ\n  y[17]: got 1, want 2\n");
+    o.efficiency_measured = 0;
+    o.counters = OC_ENGINE_NOT_RUN;
+    o.verdict = OC_FAIL;
+    o.score = 0;
+    const char *t = text_of(&o);
+    assert_contains(t, "correctness  FAIL");
+    assert_contains(t, "    |   y[17]: got 1, want 2\n");
+}
+
+static void test_text_wraps_long_lines(void **state)
+{
+    (void)state;
+    oc_outcome o = strided_outcome();
+    /* 40 words of 9 characters: far more than one line. */
+    o.hint[0] = '\0';
+    for (int i = 0; i < 40; i++)
+        strcat(o.hint, "abcdefgh ");
+    const char *t = text_of(&o);
+    for (const char *line = t; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len > 78 && strstr(line, "abcdefgh") && strstr(line, "abcdefgh") < line + len)
+            fail_msg("a hint line is %zu columns wide:\n%.*s", len, (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+    assert_contains(t, "\n               abcdefgh");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_manifest_with_gpu),
+        cmocka_unit_test(test_json_manifest_without_gpu),
+        cmocka_unit_test(test_json_lab_fields),
+        cmocka_unit_test(test_json_not_measured_has_no_traffic),
+        cmocka_unit_test(test_json_counts),
+        cmocka_unit_test(test_json_escapes_logs),
+        cmocka_unit_test(test_json_thresholds_per_access),
+        cmocka_unit_test(test_summary_passed_and_failed),
+        cmocka_unit_test(test_summary_skipped_only_when_not_graded),
+        cmocka_unit_test(test_summary_nothing_graded),
+        cmocka_unit_test(test_text_failing_lab),
+        cmocka_unit_test(test_text_passing_lab),
+        cmocka_unit_test(test_text_not_graded_lab),
+        cmocka_unit_test(test_text_compile_failure_shows_log),
+        cmocka_unit_test(test_text_wrong_output_shows_details),
+        cmocka_unit_test(test_text_wraps_long_lines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
