@@ -22,6 +22,7 @@ const char cli_help_text[] =
     "  --output FILE       write the report to FILE instead of standard output\n"
     "  --seed N            seed of the random inputs (default: a new one each run)\n"
     "  --timeout SECONDS   time limit of each run of a kernel (default: 60)\n"
+    "  --no-trace          do not trace the kernel's accesses (Compute Sanitizer)\n"
     "  --no-counters       do not read the GPU's performance counters\n"
     "  --no-timing         do not time the kernel\n"
     "  --explore           run the lab's explore experiment instead of grading\n"
@@ -48,7 +49,7 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
 {
     memset(o, 0, sizeof *o);
     o->action = CLI_GRADE;
-    o->counters = o->timing = 1;
+    o->counters = o->timing = o->trace = 1;
     err[0] = '\0';
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -73,6 +74,8 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
             o->solution = 1;
         else if (!strcmp(a, "--no-counters"))
             o->counters = 0;
+        else if (!strcmp(a, "--no-trace"))
+            o->trace = 0;
         else if (!strcmp(a, "--no-timing"))
             o->timing = 0;
         else if (!strcmp(a, "--keep"))

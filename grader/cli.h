@@ -35,8 +35,8 @@ typedef struct cli_options {
     uint64_t seed;
     int seed_given;
     const char *root, *arch, *nvcc, *csv;
-    int counters, timing; /* engines on (1) or off (0) */
-    double timeout_s;     /* --timeout; 0 means the default */
+    int counters, timing, trace; /* engines on (1) or off (0) */
+    double timeout_s;            /* --timeout; 0 means the default */
     int keep, quiet;
 } cli_options;
 

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +42,8 @@ static char *take_output(rn_result *r)
     return s ? s : calloc(1, 1);
 }
 
-static cJSON *read_json(const char *workdir)
+static cJSON *read_json_file(const char *path)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/result.json", workdir);
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -69,6 +68,13 @@ static cJSON *read_json(const char *workdir)
     cJSON *root = cJSON_Parse(text);
     free(text);
     return root;
+}
+
+static cJSON *read_json(const char *workdir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/result.json", workdir);
+    return read_json_file(path);
 }
 
 static double num(const cJSON *o, const char *key)
@@ -112,8 +118,19 @@ static int make_dir(const char *path)
     return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+static int run_worker_env(const gr_config *cfg, const char *mode, const lab_spec *spec,
+                          const char *so, const char *workdir, double timeout, const char **env,
+                          rn_result *r);
+
 static int run_worker(const gr_config *cfg, const char *mode, const lab_spec *spec, const char *so,
                       const char *workdir, double timeout, rn_result *r)
+{
+    return run_worker_env(cfg, mode, spec, so, workdir, timeout, NULL, r);
+}
+
+static int run_worker_env(const gr_config *cfg, const char *mode, const lab_spec *spec,
+                          const char *so, const char *workdir, double timeout, const char **env,
+                          rn_result *r)
 {
     char seed[32];
     snprintf(seed, sizeof seed, "%" PRIu64, cfg->seed);
@@ -136,7 +153,7 @@ static int run_worker(const gr_config *cfg, const char *mode, const lab_spec *sp
     if (!strcmp(mode, "run") && !cfg->timing)
         argv[n++] = "--no-timing";
     argv[n] = NULL;
-    rn_options ro = {.timeout_s = timeout, .output_cap = 16 * 1024};
+    rn_options ro = {.timeout_s = timeout, .output_cap = 16 * 1024, .env_add = env};
     char result[4200];
     snprintf(result, sizeof result, "%s/result.json", workdir);
     remove(result);
@@ -314,9 +331,157 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     rn_result_free(&r);
 }
 
+static void tally_from(const cJSON *o, cl_tally *t)
+{
+    t->requests += (uint64_t)num(o, "requests");
+    t->sectors += (uint64_t)num(o, "sectors");
+    t->lines += (uint64_t)num(o, "lines");
+    t->unique_bytes += (uint64_t)num(o, "unique_bytes");
+    t->ideal_sectors += (uint64_t)num(o, "ideal_sectors");
+}
+
+/* Reads line number `line` of path into buf, without leading blanks and the newline. */
+static void source_line(const char *path, unsigned line, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    char text[1024];
+    for (unsigned n = 1; f && fgets(text, sizeof text, f); ++n) {
+        if (n == line) {
+            char *p = text + strspn(text, " \t");
+            p[strcspn(p, "\r\n")] = '\0';
+            snprintf(buf, size, "%s", p);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+/* Shortens path to be relative to the current folder when it lies below it. */
+static void relative_to_cwd(char *path)
+{
+    char cwd[4096];
+    size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (len && !strncmp(path, cwd, len) && path[len] == '/')
+        memmove(path, path + len + 1, strlen(path + len + 1) + 1);
+}
+
+/* Keeps, across kernels, the instruction that wastes the most sectors. */
+static void consider_worst(oc_outcome *o, const char *kernel, const cJSON *in, uint64_t *most)
+{
+    cl_tally t = {0};
+    tally_from(cJSON_GetObjectItemCaseSensitive(in, "tally"), &t);
+    uint64_t waste = t.sectors - t.ideal_sectors;
+    if (o->worst_found && waste <= *most)
+        return;
+    *most = waste;
+    o->worst_found = 1;
+    o->worst_tally = t;
+    snprintf(o->worst_kernel, sizeof o->worst_kernel, "%s", kernel);
+    snprintf(o->worst_file, sizeof o->worst_file, "%s", str(in, "file"));
+    o->worst_line = (unsigned)num(in, "line");
+    o->worst_is_store = !strcmp(str(in, "op"), "store");
+    o->worst_size = (unsigned)num(in, "size");
+    const cJSON *sample = cJSON_GetObjectItemCaseSensitive(in, "sample");
+    o->worst_active = (uint32_t)num(sample, "active");
+    const cJSON *a;
+    int lane = 0;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(sample, "addr"))
+    {
+        if (lane < CL_WARP_SIZE)
+            o->worst_addr[lane++] = cJSON_IsNumber(a) ? a->valuedouble : -1;
+    }
+}
+
+static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const char *so)
+{
+    char lib[4200], patches[4200], out[4200];
+    snprintf(lib, sizeof lib, "%s/libcl_tracer.so", cfg->tracer_dir);
+    snprintf(patches, sizeof patches, "%s/cl_trace_patch.fatbin", cfg->tracer_dir);
+    snprintf(out, sizeof out, "%s/trace.json", o->workdir);
+    if (access(lib, R_OK) != 0 || access(patches, R_OK) != 0) {
+        o->trace = OC_ENGINE_UNSUPPORTED;
+        snprintf(o->trace_why, sizeof o->trace_why,
+                 "this grader was built without the Compute Sanitizer API (it comes with the "
+                 "CUDA Toolkit, in compute-sanitizer/); rebuild where the toolkit has it");
+        return;
+    }
+    progress(cfg, "[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n", spec->id);
+    char env_lib[4300], env_patch[4300], env_out[4300];
+    snprintf(env_lib, sizeof env_lib, "CUDA_INJECTION64_PATH=%s", lib);
+    snprintf(env_patch, sizeof env_patch, "CL_TRACE_PATCHES=%s", patches);
+    snprintf(env_out, sizeof env_out, "CL_TRACE_OUT=%s", out);
+    const char *env[] = {env_lib, env_patch, env_out, NULL};
+    remove(out);
+    rn_result r;
+    if (run_worker_env(cfg, "trace", spec, so, o->workdir, cfg->counters_timeout_s, env, &r) != 0) {
+        o->trace = OC_ENGINE_FAILED;
+        snprintf(o->trace_why, sizeof o->trace_why, "cannot start the grading child");
+        return;
+    }
+    o->trace_s = r.elapsed_s;
+    cJSON *root = read_json_file(out);
+    const char *err = root ? str(root, "error") : "";
+    if (r.status != RN_EXITED || r.exit_code != 0 || !root || *err) {
+        o->trace = OC_ENGINE_FAILED;
+        if (*err)
+            snprintf(o->trace_why, sizeof o->trace_why, "%s", err);
+        else if (!root)
+            snprintf(o->trace_why, sizeof o->trace_why,
+                     "the tracer wrote no results (is the driver new enough for this toolkit's "
+                     "Compute Sanitizer?)%s%.200s",
+                     r.output_len ? ": " : "", r.output ? r.output : "");
+        else
+            explain_child(&r, cfg->counters_timeout_s, o->trace_why, sizeof o->trace_why);
+    } else {
+        o->trace = OC_ENGINE_OK;
+        uint64_t most = 0;
+        const cJSON *k;
+        cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(root, "kernels"))
+        {
+            tally_from(cJSON_GetObjectItemCaseSensitive(k, "loads"), &o->trace_loads);
+            tally_from(cJSON_GetObjectItemCaseSensitive(k, "stores"), &o->trace_stores);
+            o->trace_records += num(k, "records");
+            o->trace_dropped += num(k, "dropped");
+            if ((unsigned)num(k, "sample") > o->trace_sample)
+                o->trace_sample = (unsigned)num(k, "sample");
+            const cJSON *in;
+            cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(k, "instructions"))
+            {
+                consider_worst(o, str(k, "name"), in, &most);
+            }
+        }
+        if (o->worst_found && o->worst_line)
+            source_line(o->worst_file, o->worst_line, o->worst_text, sizeof o->worst_text);
+        relative_to_cwd(o->worst_file);
+    }
+    cJSON_Delete(root);
+    rn_result_free(&r);
+}
+
 static double efficiency(const oc_traffic *t)
 {
     return t->sectors > 0 ? t->bytes / (32.0 * t->sectors) : 0.0;
+}
+
+/* Trace and counters count the same requests and sectors; a sampled trace can differ a little
+ * on kernels whose warps differ, so only a difference over 2% is reported, never averaged. */
+static void compare_engines(oc_outcome *o)
+{
+    const char *names[2] = {"loads", "stores"};
+    const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
+    const oc_traffic *c[2] = {&o->load, &o->store};
+    size_t used = 0;
+    for (int i = 0; i < 2; ++i) {
+        if (!t[i]->requests || c[i]->requests <= 0)
+            continue;
+        double ts = (double)t[i]->sectors / t[i]->requests, cs = c[i]->sectors / c[i]->requests;
+        if (fabs(ts - cs) > 0.02 * (ts > cs ? ts : cs) && used < sizeof o->disagreement)
+            used += (size_t)snprintf(o->disagreement + used, sizeof o->disagreement - used,
+                                     "%s%s: trace %.2f, counters %.2f sectors/request",
+                                     used ? "; " : "", names[i], ts, cs);
+    }
 }
 
 void gr_decide(oc_outcome *o)
@@ -325,11 +490,21 @@ void gr_decide(oc_outcome *o)
     o->max_score = s->points_correct + s->points_load + s->points_store;
     o->score = 0;
     o->hint[0] = '\0';
-    o->efficiency_measured = o->counters == OC_ENGINE_OK;
-    if (o->efficiency_measured) {
+    o->disagreement[0] = '\0';
+    o->engine = NULL;
+    if (o->trace == OC_ENGINE_OK) {
+        /* The trace is the default: broadcast-aware, per instruction, no rights needed. */
+        o->engine = "trace";
+        o->load_eff = cl_tally_efficiency(&o->trace_loads);
+        o->store_eff = cl_tally_efficiency(&o->trace_stores);
+        if (o->counters == OC_ENGINE_OK)
+            compare_engines(o);
+    } else if (o->counters == OC_ENGINE_OK) {
+        o->engine = "counters";
         o->load_eff = efficiency(&o->load);
         o->store_eff = efficiency(&o->store);
     }
+    o->efficiency_measured = o->engine != NULL;
     if (!o->compiled) {
         o->verdict = OC_FAIL;
         snprintf(o->reason, sizeof o->reason, "the kernel does not compile");
@@ -383,18 +558,23 @@ void gr_decide(oc_outcome *o)
         o->verdict = OC_NOT_GRADED;
         snprintf(o->reason, sizeof o->reason,
                  "correct; coalescing was not measured on this machine (%s)",
-                 o->counters == OC_ENGINE_NOT_RUN ? "no engine ran" : o->counters_why);
+                 o->trace != OC_ENGINE_NOT_RUN      ? o->trace_why
+                 : o->counters != OC_ENGINE_NOT_RUN ? o->counters_why
+                                                    : "no engine ran");
         snprintf(o->hint, sizeof o->hint,
                  "Run 'make -f Makefile.student doctor' to see how to let the grader read the "
                  "GPU's counters; your correctness points are kept.");
         return;
     }
-    if (o->load.requests <= 0 || o->store.requests <= 0) {
+    int by_trace = !strcmp(o->engine, "trace");
+    double load_requests = by_trace ? (double)o->trace_loads.requests : o->load.requests;
+    double store_requests = by_trace ? (double)o->trace_stores.requests : o->store.requests;
+    if (load_requests <= 0 || store_requests <= 0) {
         o->verdict = OC_FAIL;
         snprintf(o->reason, sizeof o->reason,
                  "correct, but the GPU made no global %s: the result was not computed by the "
                  "kernel on the GPU",
-                 o->load.requests <= 0 ? "loads" : "stores");
+                 load_requests <= 0 ? "loads" : "stores");
         snprintf(o->hint, sizeof o->hint,
                  "The kernel must read its input and write its output in GPU memory.");
         return;
@@ -414,10 +594,20 @@ void gr_decide(oc_outcome *o)
              !load_ok && !store_ok ? "loads and stores"
              : !load_ok            ? "loads"
                                    : "stores");
-    const oc_traffic *worst = !load_ok ? &o->load : &o->store;
     char sig[600];
-    hn_signature(!load_ok ? "Loads" : "Stores", worst->sectors / worst->requests,
-                 worst->bytes / worst->requests, sig, sizeof sig);
+    if (by_trace && o->worst_found && o->worst_tally.requests) {
+        /* The trace names one instruction: its signature, its line. */
+        const cl_tally *w = &o->worst_tally;
+        char what[64];
+        snprintf(what, sizeof what, "The %s on line %u", o->worst_is_store ? "store" : "load",
+                 o->worst_line);
+        hn_signature(what, (double)w->sectors / w->requests, (double)w->unique_bytes / w->requests,
+                     sig, sizeof sig);
+    } else {
+        const oc_traffic *worst = !load_ok ? &o->load : &o->store;
+        hn_signature(!load_ok ? "Loads" : "Stores", worst->sectors / worst->requests,
+                     worst->bytes / worst->requests, sig, sizeof sig);
+    }
     const char *lab_hint = s->efficiency_hint ? s->efficiency_hint : "";
     snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig && *lab_hint ? " " : "", lab_hint);
 }
@@ -432,11 +622,7 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     else
         gr_default_kernel(cfg, spec, o->kernel_path, sizeof o->kernel_path);
 
-    /* Shown relative to the current folder when it lies below it, as a student typed it. */
-    char cwd[4096];
-    size_t len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
-    if (len && !strncmp(o->kernel_path, cwd, len) && o->kernel_path[len] == '/')
-        memmove(o->kernel_path, o->kernel_path + len + 1, strlen(o->kernel_path + len + 1) + 1);
+    relative_to_cwd(o->kernel_path); /* as a student would type it */
 
     char so[4200];
     snprintf(so, sizeof so, "%s/kernel.so", workdir);
@@ -446,6 +632,8 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
         correctness_run(cfg, spec, o, so);
         int correct =
             o->ran && !o->run_problem[0] && o->guards_intact && o->check_ok && o->check.passed;
+        if (correct && cfg->trace)
+            trace_run(cfg, spec, o, so);
         if (correct && cfg->counters)
             counters_run(cfg, spec, o, so);
     }

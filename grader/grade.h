@@ -23,8 +23,10 @@ typedef struct gr_config {
     const char *kernel; /* grade this file instead of the lab's kernel.cu; NULL for the default */
     int solution;       /* grade solutions/NN-slug/kernel.cu */
     uint64_t seed;
-    int counters; /* run the counters engine */
-    int timing;   /* run the timing engine */
+    int counters;           /* run the counters engine */
+    int trace;              /* run the trace engine */
+    const char *tracer_dir; /* where libcl_tracer.so and cl_trace_patch.fatbin are */
+    int timing;             /* run the timing engine */
     double compile_timeout_s, run_timeout_s, counters_timeout_s;
     FILE *progress; /* one line per step, or NULL */
 } gr_config;

@@ -135,8 +135,11 @@ int main(int argc, char **argv)
     if (opt.kernel && access(opt.kernel, R_OK) != 0)
         die(2, "cannot read '%s'", opt.kernel);
 
-    char worker[PATH_MAX];
+    char worker[PATH_MAX], tracer_dir[PATH_MAX];
     worker_path(worker, sizeof worker);
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", worker);
+    snprintf(tracer_dir, sizeof tracer_dir, "%s", dirname(copy)); /* the tracer lies beside it */
     uint64_t seed =
         opt.seed_given ? opt.seed : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
     gr_config cfg = {.root = opt.root ? opt.root : CL_SOURCE_DIR,
@@ -147,6 +150,8 @@ int main(int argc, char **argv)
                      .solution = opt.solution,
                      .seed = seed,
                      .counters = opt.counters,
+                     .trace = opt.trace,
+                     .tracer_dir = tracer_dir,
                      .timing = opt.timing,
                      .compile_timeout_s = 180,
                      .run_timeout_s = opt.timeout_s > 0 ? opt.timeout_s : 60,

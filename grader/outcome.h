@@ -5,6 +5,7 @@
 #ifndef CL_OUTCOME_H
 #define CL_OUTCOME_H
 
+#include "coalesce.h"
 #include "lab.h"
 
 #ifdef __cplusplus
@@ -54,12 +55,33 @@ typedef struct oc_outcome {
     char counters_kernels[512]; /* the kernels it saw, comma-separated */
     oc_traffic load, store;
 
+    /* trace engine */
+    oc_engine_state trace;
+    char trace_why[512];
+    cl_tally trace_loads, trace_stores; /* over the traced (sampled) warps */
+    unsigned trace_sample;              /* one warp in trace_sample was traced */
+    double trace_records, trace_dropped;
+    double trace_s;
+    /* the instruction that wastes the most sectors, as the trace saw it */
+    int worst_found;
+    char worst_file[1024];
+    unsigned worst_line;
+    char worst_text[256]; /* that line of the source, trimmed */
+    char worst_kernel[256];
+    int worst_is_store;
+    unsigned worst_size;
+    cl_tally worst_tally;
+    uint32_t worst_active;
+    double worst_addr[CL_WARP_SIZE]; /* one sampled warp's lane addresses */
+
     /* timing engine */
     int timed;
     double student_ms, student_bytes_per_s, sol_bytes_per_s;
 
     /* verdict */
     int efficiency_measured;
+    const char *engine;         /* "trace" or "counters": whose efficiency is graded */
+    char disagreement[512];     /* set when trace and counters disagree; reported, not averaged */
     double load_eff, store_eff; /* [0, 1], when measured */
     oc_verdict verdict;
     int score, max_score;

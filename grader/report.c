@@ -60,6 +60,46 @@ static void indented_block(FILE *out, const char *text, size_t max_lines)
         fprintf(out, "    | ... (cut; the rest is in the JSON report)\n");
 }
 
+/* Whether the graded efficiency came from the trace engine. */
+static int by_trace(const oc_outcome *o)
+{
+    return o->engine && !strcmp(o->engine, "trace");
+}
+
+static void tally_line(FILE *out, const char *label, const cl_tally *t, double need)
+{
+    double eff = cl_tally_efficiency(t);
+    fprintf(out, "  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %s\n", label, 100 * eff,
+            cl_tally_sectors_per_request(t), 100 * need, eff >= need ? "ok" : "too low");
+}
+
+/* The trace engine's lines: efficiency, how it was measured, the worst line of code. */
+static void trace_lines(FILE *out, const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    tally_line(out, "loads", &o->trace_loads, s->min_load_eff);
+    tally_line(out, "stores", &o->trace_stores, s->min_store_eff);
+    fprintf(out, "  %-12s trace (Compute Sanitizer), 1 warp in %u, %.0f requests%s\n",
+            "measured by", o->trace_sample ? o->trace_sample : 1,
+            (double)(o->trace_loads.requests + o->trace_stores.requests),
+            o->trace_dropped > 0 ? " (record buffer full: the rest were not seen)" : "");
+    if (o->counters == OC_ENGINE_OK && !o->disagreement[0])
+        fprintf(out, "  %-12s counters agree: %.1f and %.1f sectors/request\n", "",
+                o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
+                o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
+    else if (o->disagreement[0])
+        fprintf(out, "  %-12s ENGINES DISAGREE: %s\n", "", o->disagreement);
+    if (o->worst_found && o->worst_tally.sectors > o->worst_tally.ideal_sectors) {
+        const cl_tally *w = &o->worst_tally;
+        fprintf(out, "  %-12s %s:%u  %s of %u B, %.1f sectors/request, %.1f%%\n", "worst line",
+                o->worst_file[0] ? o->worst_file : "?", o->worst_line,
+                o->worst_is_store ? "store" : "load", o->worst_size,
+                cl_tally_sectors_per_request(w), 100 * cl_tally_efficiency(w));
+        if (o->worst_text[0])
+            fprintf(out, "  %-12s   %s\n", "", o->worst_text);
+    }
+}
+
 void rp_text_lab(FILE *out, const oc_outcome *o)
 {
     const lab_spec *s = o->spec;
@@ -90,7 +130,9 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
             indented_block(out, o->check.details, 10);
     }
 
-    if (o->efficiency_measured) {
+    if (o->efficiency_measured && by_trace(o)) {
+        trace_lines(out, o);
+    } else if (o->efficiency_measured) {
         engine_line(out, "loads", &o->load, o->load_eff, s->min_load_eff);
         engine_line(out, "stores", &o->store, o->store_eff, s->min_store_eff);
         fprintf(out,
@@ -99,9 +141,14 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
                 "measured by");
         if (o->counters_kernels[0])
             fprintf(out, "  %-12s %s\n", "kernels", o->counters_kernels);
-    } else if (o->counters != OC_ENGINE_NOT_RUN) {
-        fprintf(out, "  %-12s not measured: ", "coalescing");
-        wrapped(out, o->counters_why, 21, 35);
+    }
+    if (o->trace != OC_ENGINE_NOT_RUN && o->trace != OC_ENGINE_OK) {
+        fprintf(out, "  %-12s not run: ", "trace");
+        wrapped(out, o->trace_why, 15, 29);
+    }
+    if (o->counters != OC_ENGINE_NOT_RUN && o->counters != OC_ENGINE_OK) {
+        fprintf(out, "  %-12s not read: ", "counters");
+        wrapped(out, o->counters_why, 15, 30);
     }
     if (o->timed && o->sol_bytes_per_s > 0)
         fprintf(out,
@@ -156,6 +203,27 @@ static cJSON *traffic_json(const oc_traffic *t, double eff, double need)
     return o;
 }
 
+static cJSON *tally_json(const cl_tally *t)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "requests", (double)t->requests);
+    cJSON_AddNumberToObject(o, "sectors", (double)t->sectors);
+    cJSON_AddNumberToObject(o, "lines", (double)t->lines);
+    cJSON_AddNumberToObject(o, "unique_bytes", (double)t->unique_bytes);
+    cJSON_AddNumberToObject(o, "ideal_sectors", (double)t->ideal_sectors);
+    cJSON_AddNumberToObject(o, "sectors_per_request", cl_tally_sectors_per_request(t));
+    cJSON_AddNumberToObject(o, "bytes_per_sector", cl_tally_bytes_per_sector(t));
+    return o;
+}
+
+static cJSON *tally_eff_json(const cl_tally *t, double eff, double need)
+{
+    cJSON *o = tally_json(t);
+    cJSON_AddNumberToObject(o, "efficiency", eff);
+    cJSON_AddNumberToObject(o, "threshold", need);
+    return o;
+}
+
 static cJSON *lab_json(const oc_outcome *o)
 {
     const lab_spec *s = o->spec;
@@ -193,12 +261,43 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON *e = cJSON_AddObjectToObject(j, "coalescing");
     cJSON_AddBoolToObject(e, "measured", o->efficiency_measured);
     cJSON_AddStringToObject(e, "definition",
-                            "bytes requested / (32 x sectors), per Nsight Compute");
+                            by_trace(o)
+                                ? "ideal sectors / sectors, ideal = ceil(unique bytes / 32) per "
+                                  "request (a broadcast is 100%)"
+                                : "bytes requested / (32 x sectors), per Nsight Compute");
+    cJSON_AddStringToObject(e, "engine", o->engine ? o->engine : "");
+    cJSON_AddStringToObject(e, "disagreement", o->disagreement);
+    cJSON *tr = cJSON_AddObjectToObject(e, "trace");
+    cJSON_AddStringToObject(tr, "state", engine_word(o->trace));
+    cJSON_AddStringToObject(tr, "why", o->trace_why);
+    if (o->trace == OC_ENGINE_OK) {
+        cJSON_AddNumberToObject(tr, "sample", o->trace_sample);
+        cJSON_AddNumberToObject(tr, "records", o->trace_records);
+        cJSON_AddNumberToObject(tr, "dropped", o->trace_dropped);
+        cJSON_AddNumberToObject(tr, "seconds", o->trace_s);
+        cJSON_AddItemToObject(tr, "loads", tally_json(&o->trace_loads));
+        cJSON_AddItemToObject(tr, "stores", tally_json(&o->trace_stores));
+        if (o->worst_found) {
+            cJSON *w = cJSON_AddObjectToObject(tr, "worst");
+            cJSON_AddStringToObject(w, "kernel", o->worst_kernel);
+            cJSON_AddStringToObject(w, "file", o->worst_file);
+            cJSON_AddNumberToObject(w, "line", o->worst_line);
+            cJSON_AddStringToObject(w, "source", o->worst_text);
+            cJSON_AddStringToObject(w, "op", o->worst_is_store ? "store" : "load");
+            cJSON_AddNumberToObject(w, "size", o->worst_size);
+            cJSON_AddItemToObject(w, "tally", tally_json(&o->worst_tally));
+        }
+    }
     cJSON *ct = cJSON_AddObjectToObject(e, "counters");
     cJSON_AddStringToObject(ct, "state", engine_word(o->counters));
     cJSON_AddStringToObject(ct, "why", o->counters_why);
     cJSON_AddStringToObject(ct, "kernels", o->counters_kernels);
-    if (o->efficiency_measured) {
+    if (o->efficiency_measured && by_trace(o)) {
+        cJSON_AddItemToObject(e, "loads",
+                              tally_eff_json(&o->trace_loads, o->load_eff, s->min_load_eff));
+        cJSON_AddItemToObject(e, "stores",
+                              tally_eff_json(&o->trace_stores, o->store_eff, s->min_store_eff));
+    } else if (o->efficiency_measured) {
         cJSON_AddItemToObject(e, "loads", traffic_json(&o->load, o->load_eff, s->min_load_eff));
         cJSON_AddItemToObject(e, "stores", traffic_json(&o->store, o->store_eff, s->min_store_eff));
     }

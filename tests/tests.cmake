@@ -8,7 +8,7 @@ target_link_libraries(json-get PRIVATE PkgConfig::CJSON)
 if(TARGET PkgConfig::CMOCKA)
   add_executable(fake_child tests/unit/fake_child.c)
 
-  set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build)
+  set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)
@@ -54,7 +54,7 @@ if(CLANG_FORMAT_EXECUTABLE)
 endif()
 
 # ---- gpu ----------------------------------------------------------------------------------
-set(CL_LAB01_CASES solution stub index_bug swapped oob_write hang crash no_compile wrong_name
+set(CL_LAB01_CASES solution stub stub_nobody index_bug swapped oob_write hang crash no_compile wrong_name
                    pairs cpu_copy)
 foreach(c IN LISTS CL_LAB01_CASES)
   add_test(NAME gpu_lab01_${c}

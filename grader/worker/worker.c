@@ -4,6 +4,7 @@
  *   grade-worker probe    --workdir DIR
  *   grade-worker run      --lab NN --kernel K.so --workdir DIR --seed S [--no-timing]
  *   grade-worker counters --lab NN --kernel K.so --workdir DIR --seed S
+ *   grade-worker trace    --lab NN --kernel K.so --workdir DIR --seed S   (tracer injected)
  *   grade-worker explore  --lab NN --workdir DIR
  *
  * Everything it has to say goes to DIR/result.json (cJSON); stdout and stderr are captured by
@@ -207,6 +208,23 @@ static const char *status_name(ct_status s)
     return names[s];
 }
 
+/* One launch for the trace engine, which was injected into this process by the grader
+ * (CUDA_INJECTION64_PATH) and writes its own results. */
+static int mode_trace(const wk_job *job, const wk_lab *lab, cJSON *root)
+{
+    void *state = lab->open(job);
+    if (!state) {
+        fprintf(stderr, "out of host memory while setting up lab %s\n", lab->id);
+        return WK_EXIT_IO;
+    }
+    CL_CUDA_CHECK(lab->launch(state));
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
+    cJSON_AddBoolToObject(root, "launched", 1);
+    write_result(job, root);
+    lab->close(state);
+    return 0;
+}
+
 static void add_counters(cJSON *root, const ct_result *res);
 
 static int mode_counters(const wk_job *job, const wk_lab *lab, cJSON *root)
@@ -266,7 +284,7 @@ static int counters_self_test(const wk_job *job, cJSON *root)
 
 static int usage(void)
 {
-    fputs("usage: grade-worker probe|run|counters|explore [--lab NN] [--kernel FILE.so]\n"
+    fputs("usage: grade-worker probe|run|counters|trace|explore [--lab NN] [--kernel FILE.so]\n"
           "                    --workdir DIR [--seed N] [--no-timing]\n"
           "The grading child of 'grade'; run 'grade --help' instead.\n",
           stderr);
@@ -344,6 +362,8 @@ int main(int argc, char **argv)
         rc = mode_run(&job, lab, timing, root);
     else if (!strcmp(mode, "counters"))
         rc = mode_counters(&job, lab, root);
+    else if (!strcmp(mode, "trace"))
+        rc = mode_trace(&job, lab, root);
     else
         rc = usage();
     cJSON_Delete(root);

@@ -19,15 +19,39 @@ ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 case $case in
 solution) set -- --solution 01 ;;
 stub)     set -- 01 ;;
+stub_nobody) set -- 01 ;;
 hang)     set -- --timeout 10 --kernel "$src/tests/submissions/01-dram-burst/hang.cu" 01 ;;
 *)        set -- --kernel "$src/tests/submissions/01-dram-burst/$case.cu" 01 ;;
 esac
-"$grade" --format json --output "$report" --seed 7 "$@" 2>"$out/stderr"
+if [ "$case" = stub_nobody ]; then
+    # The trace engine needs no rights: grade as an unprivileged user, counters off.
+    id nobody >/dev/null 2>&1 || { echo "no user 'nobody': skipped"; exit 77; }
+    chmod 777 "$out"
+    su -s /bin/sh nobody -c "cd '$src' && '$grade' --no-counters --format json --output '$report' --seed 7 $*" 2>"$out/stderr"
+else
+    "$grade" --format json --output "$report" --seed 7 "$@" 2>"$out/stderr"
+fi
 status=$?
 "$jget" "$report" passed >/dev/null || fail "the JSON report does not parse (exit status $status)"
 verdict=$(get labs.0.verdict)
 echo "$case: exit $status, verdict $verdict, reason: $(get labs.0.reason)"
 
+traced=0
+[ -f "$build/libcl_tracer.so" ] && traced=1
+# With the trace engine built, it is the one graded, and the counters must agree with it.
+check_engines() {
+    [ $traced -eq 1 ] || return 0
+    [ "$(get labs.0.coalescing.engine)" = trace ] || fail "graded by $(get labs.0.coalescing.engine), not the trace"
+    [ -z "$(get labs.0.coalescing.disagreement)" ] || fail "engines disagree: $(get labs.0.coalescing.disagreement)"
+}
+# The stub must be blamed on its load line: y[i] = a * x[i];
+check_worst_line() {
+    [ $traced -eq 1 ] || return 0
+    want=$(grep -n 'y\[i\] = a \* x\[i\];' "$src/labs/01-dram-burst/kernel.cu" | cut -d: -f1)
+    got=$(get labs.0.coalescing.trace.worst.line)
+    [ "$got" = "$want" ] || fail "worst line $got, expected $want"
+    echo "worst line $got: $(get labs.0.coalescing.trace.worst.source)"
+}
 expect_fail() { [ "$status" -eq 1 ] && [ "$verdict" = FAIL ] || fail "expected FAIL with status 1"; }
 case $case in
 solution)
@@ -35,6 +59,7 @@ solution)
     ld=$(get labs.0.coalescing.loads.efficiency) st=$(get labs.0.coalescing.stores.efficiency)
     ge "$ld" 0.9 && ge "$st" 0.9 || fail "efficiency $ld / $st below 0.9"
     [ "$(get labs.0.timing.measured)" = true ] || fail "no timing"
+    check_engines
     echo "loads $ld stores $st fraction of copy $(get labs.0.timing.fraction_of_sol)" ;;
 stub)
     expect_fail
@@ -42,7 +67,16 @@ stub)
     ld=$(get labs.0.coalescing.loads.efficiency) st=$(get labs.0.coalescing.stores.efficiency)
     ge 0.2 "$ld" && ge 0.2 "$st" || fail "stub efficiency $ld / $st should be about 0.125"
     get labs.0.hint | grep -q "32 bytes or more apart" || fail "hint does not name the signature"
+    check_engines
+    check_worst_line
     echo "loads $ld stores $st" ;;
+stub_nobody)
+    [ $traced -eq 1 ] || { echo "trace engine not built: skipped"; exit 77; }
+    expect_fail
+    [ "$(get labs.0.coalescing.engine)" = trace ] || fail "the trace did not run as nobody: $(get labs.0.coalescing.trace.why)"
+    ld=$(get labs.0.coalescing.loads.efficiency)
+    ge 0.2 "$ld" || fail "stub load efficiency $ld as nobody"
+    check_worst_line ;;
 index_bug)
     expect_fail
     [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness"

@@ -1,0 +1,308 @@
+/*
+ * tracer.c - the trace engine's host side: a Compute Sanitizer injection library. The grader
+ * starts a grading child with CUDA_INJECTION64_PATH naming this library; the CUDA driver loads
+ * it and calls InitializeInjection(). From then on:
+ *
+ *   module loaded  -> keep a copy of its cubin (for pc -> line), load the patch, patch every
+ *                     global memory instruction with cl_on_global (patch.cu)
+ *   launch begins  -> hand the kernel a fresh record buffer; note its base pc
+ *   launch ends    -> wait for it, copy its records back, write the analysis so far
+ *
+ * Settings come from the environment: CL_TRACE_PATCHES (the patch fatbin), CL_TRACE_OUT (the
+ * JSON to write), CL_TRACE_SAMPLE (trace one warp in N), CL_TRACE_MAX_RECORDS (per launch).
+ * No permission is needed; it runs as any user.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cjson/cJSON.h>
+#include <sanitizer.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lines.h"
+#include "trace_analysis.h"
+#include "tracer_shared.h"
+
+#define MAX_MODULES 64
+#define MAX_FUNCTIONS 64
+
+typedef struct module_copy {
+    CUmodule module;
+    void *cubin;
+    size_t size;
+} module_copy;
+
+typedef struct function_trace {
+    char name[256];
+    CUmodule module;
+    uint64_t base;
+    ta_record *records;
+    size_t n, cap;
+    uint64_t dropped;
+    unsigned launches;
+    uint32_t sample; /* one warp in sample was traced (the last launch's) */
+} function_trace;
+
+static struct {
+    const char *patches, *out;
+    uint32_t sample, max_records;
+    module_copy modules[MAX_MODULES];
+    int nmodules;
+    function_trace functions[MAX_FUNCTIONS];
+    int nfunctions;
+    function_trace *current; /* the launch in flight */
+    CUcontext patched_context;
+    tr_tracker *d_tracker;
+    ta_record *d_records;
+    char error[512];
+} tr;
+
+static void fail(const char *fmt, ...)
+{
+    if (tr.error[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tr.error, sizeof tr.error, fmt, ap);
+    va_end(ap);
+}
+
+static const char *san_name(SanitizerResult r)
+{
+    const char *s = NULL;
+    sanitizerGetResultString(r, &s);
+    return s ? s : "unknown error";
+}
+
+#define SAN(call)                                                                                  \
+    do {                                                                                           \
+        SanitizerResult r_ = (call);                                                               \
+        if (r_ != SANITIZER_SUCCESS)                                                               \
+            fail("%s failed: %s", #call, san_name(r_));                                            \
+    } while (0)
+
+static cJSON *tally_json(const cl_tally *t)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "requests", (double)t->requests);
+    cJSON_AddNumberToObject(o, "sectors", (double)t->sectors);
+    cJSON_AddNumberToObject(o, "lines", (double)t->lines);
+    cJSON_AddNumberToObject(o, "unique_bytes", (double)t->unique_bytes);
+    cJSON_AddNumberToObject(o, "ideal_sectors", (double)t->ideal_sectors);
+    return o;
+}
+
+static const module_copy *module_of(CUmodule m)
+{
+    for (int i = 0; i < tr.nmodules; ++i)
+        if (tr.modules[i].module == m)
+            return &tr.modules[i];
+    return NULL;
+}
+
+static cJSON *instruction_json(const function_trace *f, const ta_instruction *in)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "pc", (double)in->pc);
+    cJSON_AddStringToObject(o, "op", in->is_store ? "store" : "load");
+    cJSON_AddNumberToObject(o, "size", in->size);
+    char file[1024] = "";
+    unsigned line = 0;
+    const module_copy *m = module_of(f->module);
+    if (m)
+        tl_line_of(m->cubin, m->size, f->name, in->pc, file, sizeof file, &line);
+    cJSON_AddStringToObject(o, "file", file);
+    cJSON_AddNumberToObject(o, "line", line);
+    cJSON_AddItemToObject(o, "tally", tally_json(&in->tally));
+    cJSON *s = cJSON_AddObjectToObject(o, "sample");
+    cJSON_AddNumberToObject(s, "warp", in->sample.warp);
+    cJSON_AddNumberToObject(s, "active", in->sample.active);
+    cJSON *addr = cJSON_AddArrayToObject(s, "addr");
+    for (int l = 0; l < CL_WARP_SIZE; ++l)
+        cJSON_AddItemToArray(
+            addr,
+            cJSON_CreateNumber((in->sample.active >> l) & 1 ? (double)in->sample.addr[l] : -1.0));
+    return o;
+}
+
+/* Rewrites CL_TRACE_OUT with everything traced so far. */
+static void write_out(void)
+{
+    if (!tr.out)
+        return;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "engine", "trace");
+    cJSON_AddStringToObject(root, "error", tr.error);
+    cJSON_AddNumberToObject(root, "sample", tr.sample);
+    cJSON_AddNumberToObject(root, "max_records", tr.max_records);
+    cJSON *ks = cJSON_AddArrayToObject(root, "kernels");
+    for (int i = 0; i < tr.nfunctions; ++i) {
+        function_trace *f = &tr.functions[i];
+        ta_kernel k;
+        if (ta_analyze(f->name, f->records, f->n, &k) != 0) {
+            fail("out of memory analysing '%s'", f->name);
+            continue;
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", f->name);
+        cJSON_AddNumberToObject(o, "launches", f->launches);
+        cJSON_AddNumberToObject(o, "sample", f->sample);
+        cJSON_AddNumberToObject(o, "records", (double)k.records);
+        cJSON_AddNumberToObject(o, "dropped", (double)f->dropped);
+        cJSON_AddNumberToObject(o, "invalid", (double)k.invalid);
+        cJSON_AddItemToObject(o, "loads", tally_json(&k.loads));
+        cJSON_AddItemToObject(o, "stores", tally_json(&k.stores));
+        cJSON *ins = cJSON_AddArrayToObject(o, "instructions");
+        for (size_t j = 0; j < k.nins; ++j)
+            cJSON_AddItemToArray(ins, instruction_json(f, &k.ins[j]));
+        cJSON_AddItemToArray(ks, o);
+        ta_kernel_free(&k);
+    }
+    char *text = cJSON_Print(root);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", tr.out);
+    FILE *fp = fopen(tmp, "w");
+    if (fp && text) {
+        fputs(text, fp);
+        if (fclose(fp) == 0)
+            rename(tmp, tr.out);
+    } else if (fp) {
+        fclose(fp);
+    }
+    free(text);
+    cJSON_Delete(root);
+}
+
+static void module_loaded(const Sanitizer_ResourceModuleData *m)
+{
+    if (tr.nmodules < MAX_MODULES) {
+        module_copy *c = &tr.modules[tr.nmodules];
+        c->cubin = malloc(m->cubinSize);
+        if (c->cubin) {
+            memcpy(c->cubin, m->pCubin, m->cubinSize);
+            c->size = m->cubinSize;
+            c->module = m->module;
+            tr.nmodules++;
+        }
+    }
+    if (tr.patched_context != m->context) {
+        SAN(sanitizerAddPatchesFromFile(tr.patches, m->context));
+        tr.patched_context = m->context;
+    }
+    SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, m->module,
+                                   "cl_on_global"));
+    SAN(sanitizerPatchModule(m->module));
+}
+
+static function_trace *function_named(const char *name, CUmodule module)
+{
+    for (int i = 0; i < tr.nfunctions; ++i)
+        if (tr.functions[i].module == module && !strcmp(tr.functions[i].name, name))
+            return &tr.functions[i];
+    if (tr.nfunctions == MAX_FUNCTIONS)
+        return NULL;
+    function_trace *f = &tr.functions[tr.nfunctions++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    f->module = module;
+    return f;
+}
+
+static void launch_begin(const Sanitizer_LaunchData *l)
+{
+    tr.current = NULL;
+    if (!tr.d_tracker) {
+        SAN(sanitizerAlloc(l->context, (void **)&tr.d_tracker, sizeof(tr_tracker)));
+        SAN(sanitizerAlloc(l->context, (void **)&tr.d_records,
+                           (size_t)tr.max_records * sizeof(ta_record)));
+        if (!tr.d_tracker || !tr.d_records)
+            return;
+    }
+    function_trace *f = function_named(l->functionName ? l->functionName : "?", l->module);
+    if (!f)
+        return;
+    uint64_t size = 0;
+    SAN(sanitizerGetFunctionPcAndSize(l->module, f->name, &f->base, &size));
+    /* Small grids are traced whole, so that no instruction goes unseen. */
+    uint64_t warps = (uint64_t)l->gridDim_x * l->gridDim_y * l->gridDim_z *
+                     (((uint64_t)l->blockDim_x * l->blockDim_y * l->blockDim_z + 31) / 32);
+    tr_tracker h = {0, tr.max_records, warps < 4096 ? 1 : tr.sample, 0, tr.d_records};
+    SAN(sanitizerMemcpyHostToDeviceAsync(tr.d_tracker, &h, sizeof h, l->hStream));
+    SAN(sanitizerSetCallbackData(l->function, tr.d_tracker));
+    f->sample = h.sample;
+    tr.current = f;
+}
+
+static void launch_end(const Sanitizer_LaunchData *l)
+{
+    function_trace *f = tr.current;
+    tr.current = NULL;
+    if (!f)
+        return;
+    SAN(sanitizerStreamSynchronize(l->hStream));
+    tr_tracker h;
+    memset(&h, 0, sizeof h);
+    SAN(sanitizerMemcpyDeviceToHost(&h, tr.d_tracker, sizeof h, l->hStream));
+    uint32_t n = h.next < h.max ? h.next : h.max;
+    f->dropped += h.next - n;
+    f->launches++;
+    if (f->n + n > f->cap) {
+        size_t cap = f->cap ? f->cap : 1024;
+        while (cap < f->n + n)
+            cap *= 2;
+        ta_record *p = realloc(f->records, cap * sizeof *p);
+        if (!p) {
+            fail("out of host memory for %zu trace records", cap);
+            return;
+        }
+        f->records = p;
+        f->cap = cap;
+    }
+    if (n)
+        SAN(sanitizerMemcpyDeviceToHost(f->records + f->n, tr.d_records,
+                                        (size_t)n * sizeof(ta_record), l->hStream));
+    for (uint32_t i = 0; i < n; ++i)
+        f->records[f->n + i].pc -= f->base;
+    f->n += n;
+    write_out();
+}
+
+static void SANITIZERAPI on_event(void *userdata, Sanitizer_CallbackDomain domain,
+                                  Sanitizer_CallbackId id, const void *data)
+{
+    (void)userdata;
+    if (domain == SANITIZER_CB_DOMAIN_RESOURCE && id == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
+        module_loaded(data);
+    else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && id == SANITIZER_CBID_LAUNCH_BEGIN)
+        launch_begin(data);
+    else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && id == SANITIZER_CBID_LAUNCH_END)
+        launch_end(data);
+}
+
+static uint32_t env_u32(const char *name, uint32_t fallback)
+{
+    const char *v = getenv(name);
+    long x = v ? strtol(v, NULL, 10) : 0;
+    return x > 0 ? (uint32_t)x : fallback;
+}
+
+int InitializeInjection(void)
+{
+    static int done;
+    if (done)
+        return 1;
+    done = 1;
+    tr.patches = getenv("CL_TRACE_PATCHES");
+    tr.out = getenv("CL_TRACE_OUT");
+    tr.sample = env_u32("CL_TRACE_SAMPLE", 16);
+    tr.max_records = env_u32("CL_TRACE_MAX_RECORDS", 1u << 18);
+    if (!tr.patches)
+        fail("CL_TRACE_PATCHES is not set");
+    Sanitizer_SubscriberHandle handle;
+    SAN(sanitizerSubscribe(&handle, on_event, NULL));
+    SAN(sanitizerEnableDomain(1, handle, SANITIZER_CB_DOMAIN_RESOURCE));
+    SAN(sanitizerEnableDomain(1, handle, SANITIZER_CB_DOMAIN_LAUNCH));
+    write_out();
+    return 1;
+}
