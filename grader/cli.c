@@ -27,7 +27,20 @@ const char cli_help_text[] =
     "  --no-timing         do not time the kernel\n"
     "  --explore           run the lab's explore experiment instead of grading\n"
     "  --csv FILE          with --explore: where to write the table (default: explore-NN.csv)\n"
+    "  --explain           also draw one sampled warp of the worst instruction\n"
+    "                      (explain-NN.dot, and .svg where Graphviz is installed)\n"
     "  --doctor            check the GPU, driver, CUDA, nvcc and counter permission\n"
+    "\n"
+    "The coalescing model, no GPU needed: grade --model [options] prints what one warp\n"
+    "request costs and draws it (model.dot, and .svg where Graphviz is installed):\n"
+    "  --size B            bytes each lane reads or writes: 1, 2, 4, 8, 16 (default 4)\n"
+    "  --stride B          bytes from one lane's address to the next (default: the size;\n"
+    "                      0 is a broadcast)\n"
+    "  --offset B          where lane 0 starts, from a 128-byte boundary (default 0)\n"
+    "  --active MASK       the lanes taking part, e.g. 0xffff (default: all 32)\n"
+    "  --addresses A,B,..  the active lanes' byte addresses instead of a stride\n"
+    "  --figure FILE.dot   where to write the figure\n"
+    "\n"
     "  --root DIR          the workbook's folder (default: where grade was built from)\n"
     "  --arch ARCH         nvcc -arch for kernels (default: native)\n"
     "  --nvcc PATH         the CUDA compiler (default: $NVCC, then the build's, then PATH)\n"
@@ -50,14 +63,19 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
     memset(o, 0, sizeof *o);
     o->action = CLI_GRADE;
     o->counters = o->timing = o->trace = 1;
+    o->model_size = 4;
+    o->model_active = 0xffffffffu;
+    int stride_given = 0;
     err[0] = '\0';
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes_value = !strcmp(a, "--kernel") || !strcmp(a, "--format") ||
-                          !strcmp(a, "--output") || !strcmp(a, "--seed") || !strcmp(a, "--root") ||
-                          !strcmp(a, "--arch") || !strcmp(a, "--nvcc") || !strcmp(a, "--csv") ||
-                          !strcmp(a, "--timeout");
+        int takes_value =
+            !strcmp(a, "--kernel") || !strcmp(a, "--format") || !strcmp(a, "--output") ||
+            !strcmp(a, "--seed") || !strcmp(a, "--root") || !strcmp(a, "--arch") ||
+            !strcmp(a, "--nvcc") || !strcmp(a, "--csv") || !strcmp(a, "--figure") ||
+            !strcmp(a, "--addresses") || !strcmp(a, "--size") || !strcmp(a, "--stride") ||
+            !strcmp(a, "--offset") || !strcmp(a, "--active") || !strcmp(a, "--timeout");
         if (takes_value && !v)
             return usage_error(err, err_size, "option '%s' needs a value", a);
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -70,7 +88,37 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
             o->action = CLI_DOCTOR;
         else if (!strcmp(a, "--explore"))
             o->action = CLI_EXPLORE;
-        else if (!strcmp(a, "--solution"))
+        else if (!strcmp(a, "--model"))
+            o->action = CLI_MODEL;
+        else if (!strcmp(a, "--explain"))
+            o->explain = 1;
+        else if (!strcmp(a, "--figure"))
+            o->figure = argv[++i];
+        else if (!strcmp(a, "--addresses"))
+            o->model_addresses = argv[++i];
+        else if (!strcmp(a, "--size") || !strcmp(a, "--stride") || !strcmp(a, "--offset") ||
+                 !strcmp(a, "--active")) {
+            ++i;
+            char *end = NULL;
+            errno = 0;
+            long long x = strtoll(v, &end, 0);
+            if (errno || end == v || *end)
+                return usage_error(err, err_size, "'%s' is not a number", v);
+            if (!strcmp(a, "--size")) {
+                if (x != 1 && x != 2 && x != 4 && x != 8 && x != 16)
+                    return usage_error(err, err_size, "size '%s' must be 1, 2, 4, 8 or 16", v);
+                o->model_size = (unsigned)x;
+            } else if (!strcmp(a, "--stride")) {
+                o->model_stride = x;
+                stride_given = 1;
+            } else if (!strcmp(a, "--offset")) {
+                o->model_offset = x;
+            } else {
+                if (x <= 0 || x > 0xffffffffLL)
+                    return usage_error(err, err_size, "active mask '%s' needs a lane", v);
+                o->model_active = (unsigned)x;
+            }
+        } else if (!strcmp(a, "--solution"))
             o->solution = 1;
         else if (!strcmp(a, "--no-counters"))
             o->counters = 0;
@@ -126,8 +174,12 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
             o->labs[o->nlabs++] = a;
         }
     }
+    if (!stride_given)
+        o->model_stride = o->model_size;
     if (o->action == CLI_HELP || o->action == CLI_VERSION)
         return 0;
+    if (o->action == CLI_MODEL && o->nlabs)
+        return usage_error(err, err_size, "%s", "--model takes no lab: it describes one request");
     if (o->kernel && o->nlabs != 1)
         return usage_error(err, err_size, "%s",
                            "--kernel grades one lab: name it, e.g. "

@@ -19,7 +19,8 @@ typedef enum cli_action {
     CLI_HELP,
     CLI_VERSION,
     CLI_DOCTOR,
-    CLI_EXPLORE
+    CLI_EXPLORE,
+    CLI_MODEL
 } cli_action;
 
 typedef enum cli_format { CLI_TEXT, CLI_JSON } cli_format;
@@ -38,6 +39,14 @@ typedef struct cli_options {
     int counters, timing, trace; /* engines on (1) or off (0) */
     double timeout_s;            /* --timeout; 0 means the default */
     int keep, quiet;
+    int explain; /* --explain: draw a sampled warp of the worst instruction */
+    /* --model: one warp request described by hand */
+    unsigned model_size;         /* bytes per lane (--size), default 4 */
+    long long model_stride;      /* bytes between lanes (--stride), default the size */
+    long long model_offset;      /* bytes (--offset) */
+    unsigned model_active;       /* lane mask (--active) */
+    const char *model_addresses; /* --addresses a,b,c,...: one per active lane, overrides */
+    const char *figure;          /* --figure FILE.dot */
 } cli_options;
 
 /* Parses argv into *o. Returns 0, or 2 with a one-line message in err (git's grammar) for a

@@ -21,6 +21,7 @@
 #include "doctor.h"
 #include "grade.h"
 #include "lab.h"
+#include "model.h"
 #include "report.h"
 
 #ifndef CL_VERSION
@@ -88,6 +89,61 @@ static void list_labs(void)
     }
 }
 
+/* Reports where a figure went, or how to render it. */
+static void figure_written(int rc, const char *dot_path, const char *svg_path)
+{
+    if (rc == 0)
+        fprintf(stderr, "grade: drew '%s' (Graphviz source '%s')\n", svg_path, dot_path);
+    else if (rc == 1)
+        fprintf(stderr, "grade: wrote '%s'; install Graphviz and run 'dot -Tsvg %s -o %s'\n",
+                dot_path, dot_path, svg_path);
+    else
+        fprintf(stderr, "grade: cannot write the figure '%s'\n", dot_path);
+}
+
+static int model(const cli_options *opt)
+{
+    cl_request req;
+    char err[256];
+    if (md_request(opt, &req, err, sizeof err) != 0)
+        die(2, "%s", err);
+    cl_cost c;
+    if (cl_request_cost(&req, &c) != 0)
+        die(2, "%s", "not a valid request: no active lane");
+    md_print(stdout, &req);
+    char dot_path[PATH_MAX], svg_path[PATH_MAX + 8];
+    snprintf(dot_path, sizeof dot_path, "%s", opt->figure ? opt->figure : "model.dot");
+    size_t stem = strlen(dot_path);
+    if (stem > 4 && !strcmp(dot_path + stem - 4, ".dot"))
+        stem -= 4; /* model.dot -> model.svg */
+    snprintf(svg_path, sizeof svg_path, "%.*s.svg", (int)stem, dot_path);
+    char title[128];
+    snprintf(title, sizeof title, "one warp request, %u B per lane", req.size);
+    figure_written(md_figure(&req, title, dot_path, svg_path), dot_path, svg_path);
+    return 0;
+}
+
+/* --explain: the sampled warp of the worst instruction of lab o, drawn. */
+static void explain(const oc_outcome *o)
+{
+    if (!o->worst_found) {
+        fprintf(stderr,
+                "grade: nothing to explain for lab %s: the trace engine did not run "
+                "or found no wasteful access\n",
+                o->spec->id);
+        return;
+    }
+    cl_request req = {.active = o->worst_active, .size = o->worst_size};
+    for (int l = 0; l < CL_WARP_SIZE; ++l)
+        req.addr[l] = o->worst_addr[l] >= 0 ? (uint64_t)o->worst_addr[l] : 0;
+    char dot_path[64], svg_path[64], title[1400];
+    snprintf(dot_path, sizeof dot_path, "explain-%s.dot", o->spec->id);
+    snprintf(svg_path, sizeof svg_path, "explain-%s.svg", o->spec->id);
+    snprintf(title, sizeof title, "lab %s, %s:%u (%s): one sampled warp", o->spec->id,
+             o->worst_file, o->worst_line, o->worst_is_store ? "store" : "load");
+    figure_written(md_figure(&req, title, dot_path, svg_path), dot_path, svg_path);
+}
+
 static void no_gpu(const char *why)
 {
     fprintf(stderr,
@@ -117,6 +173,8 @@ int main(int argc, char **argv)
     case CLI_LIST:
         list_labs();
         return 0;
+    case CLI_MODEL:
+        return model(&opt);
     default:
         break;
     }
@@ -223,6 +281,8 @@ int main(int argc, char **argv)
             rp_text_lab(out, &outcomes[i]);
             fflush(out);
         }
+        if (opt.explain)
+            explain(&outcomes[i]);
     }
     if (opt.format == CLI_JSON) {
         char nv[32];

@@ -67,3 +67,7 @@ add_test(NAME gpu_counters_vs_ncu
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/counters_vs_ncu.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(gpu_counters_vs_ncu PROPERTIES LABELS "gpu;lab01" SKIP_RETURN_CODE 77
                                                     TIMEOUT 600 RESOURCE_LOCK gpu)
+add_test(NAME gpu_engines_agree
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/engines_agree.sh ${PROJECT_BINARY_DIR})
+set_tests_properties(gpu_engines_agree PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600
+                                                  RESOURCE_LOCK gpu)

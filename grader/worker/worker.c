@@ -26,7 +26,7 @@
 
 cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
-static const wk_lab *const wk_labs[] = {&wk_lab01};
+static const wk_lab *const wk_labs[] = {&wk_lab01, &wk_lab_patterns};
 
 /* ---- services for the labs (worker.h) ---- */
 
@@ -350,10 +350,10 @@ int main(int argc, char **argv)
         }
         return lab->explore(&job);
     }
-    if (!kernel)
+    if (!kernel && !lab->builtin)
         return usage();
-    job.kernel_so = dlopen(kernel, RTLD_NOW | RTLD_LOCAL);
-    if (!job.kernel_so) {
+    job.kernel_so = kernel ? dlopen(kernel, RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (kernel && !job.kernel_so) {
         fprintf(stderr, "cannot load the compiled kernel: %s\n", dlerror());
         return WK_EXIT_CONTRACT;
     }

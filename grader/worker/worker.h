@@ -48,6 +48,7 @@ void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes
 
 typedef struct wk_lab {
     const char *id; /* "01" */
+    int builtin;    /* runs grader-owned kernels only: no --kernel needed */
     /* Binds the launcher(s), allocates, fills the seeded inputs and poisons the outputs. */
     void *(*open)(const wk_job *job);
     /* Runs the student's work once (launches only; no synchronisation). */
@@ -63,6 +64,7 @@ typedef struct wk_lab {
 } wk_lab;
 
 extern const wk_lab wk_lab01;
+extern const wk_lab wk_lab_patterns;
 
 #ifdef __cplusplus
 }

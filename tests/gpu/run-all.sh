@@ -5,8 +5,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 build=${1:-build-gpu}
-logs=${OUT:-/tmp/run-all}
-mkdir -p "$logs"
+logs=/tmp/run-all-logs    # everything; a few files are copied to $OUT at the end
+keep=${OUT:-/tmp/run-all}
+mkdir -p "$logs" "$keep"
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
 rm -rf "$build"
 t0=$(date +%s.%N)
@@ -17,8 +18,9 @@ ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
 ctest_status=$?
 t2=$(date +%s.%N)
 
-echo "=== the student's view: stub"
-( time "$build/grade" 01 --seed 7 ) > "$logs/stub.txt" 2>&1; cat "$logs/stub.txt"
+echo "=== the student's view: stub (with --explain)"
+( cd "$logs" && time "$OLDPWD/$build/grade" 01 --seed 7 --explain ) > "$logs/stub.txt" 2>&1
+cat "$logs/stub.txt"
 echo "=== the student's view: solution"
 ( time "$build/grade" --solution 01 --seed 7 ) > "$logs/solution.txt" 2>&1; cat "$logs/solution.txt"
 echo "=== explore 01"
@@ -34,8 +36,14 @@ su -s /bin/sh nobody -c "$build/grade --doctor" 2>&1 | tee "$logs/doctor-nobody.
 
 echo "=== counters engine against ncu"
 sh tests/gpu/counters_vs_ncu.sh "$build" 2>&1 | tee "$logs/counters-vs-ncu.txt"
+echo "=== trace, counters and ncu on DESIGN's patterns"
+sh tests/gpu/engines_agree.sh "$build" 2>&1 | tee "$logs/engines-agree.txt"
 echo "=== summary"
 grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$logs/ctest.log" | head -30
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %.0f s\n", b - a, "'"$(nproc)"' cores", c - b }'
 grep -h "^real" "$logs/stub.txt" "$logs/solution.txt" | sed 's/^/grade LAB=01 wall: /'
+cat "$logs/stub.txt" "$logs/solution.txt" "$logs/make-grade.txt" "$logs/doctor-nobody.txt" \
+    > "$keep/views.txt" 2>/dev/null
+cp "$logs/ctest.log" "$logs/explore-01.csv" "$logs/engines-agree.txt" "$keep/" 2>/dev/null
+cp "$logs/explain-01.svg" "$logs/explain-01.dot" "$keep/" 2>/dev/null
 exit $ctest_status

@@ -43,5 +43,31 @@ check no-gpu-advice 3 "Makefile.student doctor" -- env GRADE_WORKER="$work/fake-
 check no-gpu-doctor 3 "FAIL  GPU" -- env GRADE_WORKER="$work/fake-worker" "$grade" --doctor
 check crashing-child 3 "killed by signal" -- env GRADE_WORKER="$work/crashing-worker" "$grade" 01
 check missing-child 3 "could not be started" -- env GRADE_WORKER="$work/nothing" "$grade" 01
+# The model command: no GPU, DESIGN's table for a few patterns, and its figure.
+cd "$work" || exit 1
+check model-chunk 0 "32-byte sectors touched            32" -- "$grade" --model --stride 64
+check model-coalesced 0 "efficiency                     100.0%" -- "$grade" --model
+check model-broadcast 0 "bytes per sector                12.5%" -- "$grade" --model --stride 0
+check model-misaligned 0 "efficiency                      80.0%" -- "$grade" --model --offset 4
+check model-struct12 0 "32-byte sectors touched            12" -- "$grade" --model --stride 12
+check model-float4 0 "32-byte sectors touched            16" -- "$grade" --model --size 16
+check model-halfwarp 0 "32-byte sectors touched             2" -- "$grade" --model --active 0xffff
+check model-addresses 0 "bytes asked for (unique)           16" -- "$grade" --model --addresses 0,4,8,12
+check model-bad-size 2 "must be 1, 2, 4, 8 or 16" -- "$grade" --model --size 3
+check model-with-lab 2 "takes no lab" -- "$grade" --model 01
+"$grade" --model --offset 4 --figure "$work/fig.dot" > /dev/null 2>&1
+if grep -q "5 sectors touched" "$work/fig.dot" && grep -c "^  lane[0-9]* -> s" "$work/fig.dot" | grep -qx 32; then
+    echo "ok   model-figure"
+else
+    echo "FAIL model-figure: $work/fig.dot lacks the 5 sectors or the 32 lane edges"; fails=$((fails + 1))
+fi
+if command -v dot > /dev/null; then
+    if dot -Tsvg "$work/fig.dot" -o "$work/fig.svg" 2> "$work/dot.err" && [ ! -s "$work/dot.err" ]; then
+        echo "ok   model-figure-renders"
+    else
+        echo "FAIL model-figure-renders:"; cat "$work/dot.err"; fails=$((fails + 1))
+    fi
+fi
+
 [ "$fails" -eq 0 ] && echo "all grade CLI checks passed" || echo "$fails grade CLI checks failed"
 exit $((fails > 0))

@@ -1,0 +1,90 @@
+/* model.c - see model.h. */
+#include "model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hints.h"
+#include "runner.h"
+#include "warpfig.h"
+
+int md_request(const cli_options *o, cl_request *req, char *err, size_t err_size)
+{
+    memset(req, 0, sizeof *req);
+    if (!o->model_addresses) {
+        /* Lane 0 sits offset bytes past a 128-byte boundary, far from address 0 so a negative
+         * stride stays positive. */
+        cl_request_strided(req, (uint64_t)1 << 40, o->model_offset, o->model_stride, o->model_size,
+                           o->model_active);
+        return 0;
+    }
+    req->size = o->model_size;
+    const char *p = o->model_addresses;
+    int lane = 0;
+    while (*p) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long a = strtoull(p, &end, 0);
+        if (errno || end == p || (*end && *end != ',')) {
+            snprintf(err, err_size, "cannot read the address list at '%s'", p);
+            return 2;
+        }
+        if (lane == CL_WARP_SIZE) {
+            snprintf(err, err_size, "more than %d addresses: a warp has %d lanes", CL_WARP_SIZE,
+                     CL_WARP_SIZE);
+            return 2;
+        }
+        req->addr[lane] = a;
+        req->active |= 1u << lane;
+        ++lane;
+        p = *end ? end + 1 : end;
+    }
+    if (!lane) {
+        snprintf(err, err_size, "--addresses needs at least one address");
+        return 2;
+    }
+    return 0;
+}
+
+void md_print(FILE *out, const cl_request *req)
+{
+    cl_cost c;
+    if (cl_request_cost(req, &c) != 0) {
+        fprintf(out, "not a valid request\n");
+        return;
+    }
+    cl_tally t = {0};
+    cl_tally_add(&t, &c);
+    fprintf(out, "one warp request: %u active lanes, %u bytes each\n", c.active_lanes, req->size);
+    fprintf(out, "  %-30s %6u\n", "32-byte sectors touched", c.sectors);
+    fprintf(out, "  %-30s %6u\n", "128-byte lines touched", c.lines);
+    fprintf(out, "  %-30s %6u\n", "bytes asked for (unique)", c.unique_bytes);
+    fprintf(out, "  %-30s %6u\n", "sectors that would carry them", c.ideal_sectors);
+    fprintf(out, "  %-30s %5.1f%%  (ideal / touched; a broadcast is 100%%)\n", "efficiency",
+            100 * cl_tally_efficiency(&t));
+    fprintf(out, "  %-30s %5.1f%%  (unique bytes / (32 x sectors), as Nsight Compute)\n",
+            "bytes per sector", 100 * cl_tally_bytes_per_sector(&t));
+    char hint[600];
+    hn_signature("This request", c.sectors, c.unique_bytes, hint, sizeof hint);
+    if (*hint)
+        fprintf(out, "  %s\n", hint);
+}
+
+int md_figure(const cl_request *req, const char *title, const char *dot_path, const char *svg_path)
+{
+    FILE *f = fopen(dot_path, "w");
+    if (!f)
+        return -1;
+    int rc = wf_write_dot(f, req, title);
+    if (fclose(f) != 0 || rc != 0)
+        return -1;
+    const char *argv[] = {"dot", "-Tsvg", dot_path, "-o", svg_path, NULL};
+    rn_options ro = {.timeout_s = 60, .output_cap = 4096};
+    rn_result r;
+    if (rn_run(argv, &ro, &r) != 0)
+        return -1;
+    rc = r.status == RN_START_FAILED ? 1 : r.status == RN_EXITED && r.exit_code == 0 ? 0 : -1;
+    rn_result_free(&r);
+    return rc;
+}
