@@ -31,7 +31,8 @@ for kind in stub solution; do
         theirs=$(awk -v m="smsp__sass_average_data_bytes_per_sector_mem_global_op_$op.pct" '
             /^"/ { line = substr($0, 2, length($0) - 2); n = split(line, f, "\",\"")
                    if (!col) { for (i = 1; i <= n; i++) if (f[i] == m) col = i; next }
-                   if (f[col] ~ /^[0-9.]+$/) { printf "%.4f", f[col]; exit } }' "$work/$kind/ncu.csv")
+                   v = f[col]; gsub(",", "", v)
+                   if (v ~ /^[0-9.]+$/) { printf "%.4f", v; exit } }' "$work/$kind/ncu.csv")
         printf '%-9s %-6s %12s %12s\n' "$kind" "$op" "$ours" "${theirs:-missing}"
         awk -v a="$ours" -v b="${theirs:--1}" 'BEGIN { d = a - b; exit !(d < 0.01 && d > -0.01) }' || status=1
     done

@@ -34,8 +34,9 @@ ncu_value() {
     awk -v row="$1" -v m="$2" '
         /^"/ { line = substr($0, 2, length($0) - 2); n = split(line, f, "\",\"")
                if (!col) { for (i = 1; i <= n; i++) if (f[i] == m) col = i; next }
-               if (f[col] !~ /^[0-9.]+$/) next
-               if (seen++ == row) { print f[col]; exit } }' "$work/ncu.csv"
+               v = f[col]; gsub(",", "", v)   # large counts come with thousands separators
+               if (v !~ /^[0-9.]+$/) next
+               if (seen++ == row) { print v; exit } }' "$work/ncu.csv"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
 same() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 0.015 && d > -0.015) }'; }
