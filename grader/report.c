@@ -69,8 +69,9 @@ static int by_trace(const oc_outcome *o)
 static void tally_line(FILE *out, const char *label, const cl_tally *t, double need)
 {
     double eff = cl_tally_efficiency(t);
-    fprintf(out, "  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %s\n", label, 100 * eff,
-            cl_tally_sectors_per_request(t), 100 * need, eff >= need ? "ok" : "too low");
+    fprintf(out, "  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %-7s  Nsight %.1f%%\n",
+            label, 100 * eff, cl_tally_sectors_per_request(t), 100 * need,
+            eff >= need ? "ok" : "too low", 100 * cl_tally_bytes_per_sector(t));
 }
 
 /* The trace engine's lines: efficiency, how it was measured, the worst line of code. */

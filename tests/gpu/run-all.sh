@@ -38,12 +38,23 @@ echo "=== counters engine against ncu"
 sh tests/gpu/counters_vs_ncu.sh "$build" 2>&1 | tee "$logs/counters-vs-ncu.txt"
 echo "=== trace, counters and ncu on DESIGN's patterns"
 sh tests/gpu/engines_agree.sh "$build" 2>&1 | tee "$logs/engines-agree.txt"
+echo "=== the same patterns as an unprivileged user (the trace needs no rights)"
+su -s /bin/sh nobody -c "sh tests/gpu/engines_agree.sh $build" 2>&1 | tee "$logs/engines-agree-nobody.txt" | tail -3
+echo "=== grading time of lab 01's stub by engine (wall seconds; the trace's own share from the report)"
+TIMEFORMAT=%R
+for flags in "--no-trace --no-counters" "--no-counters" "--no-trace" ""; do
+    t=$( { time "$build/grade" 01 --seed 7 -q --format json --output "$logs/t.json" $flags >/dev/null 2>&1; } 2>&1 )
+    printf '%-26s %6s s   trace pass %s s\n' "${flags:-all three engines}" "$t" \
+        "$("$build/json-get" "$logs/t.json" labs.0.coalescing.trace.seconds 2>/dev/null || echo -)"
+done | tee "$logs/timing-by-engine.txt"
 echo "=== summary"
 grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$logs/ctest.log" | head -30
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %.0f s\n", b - a, "'"$(nproc)"' cores", c - b }'
 grep -h "^real" "$logs/stub.txt" "$logs/solution.txt" | sed 's/^/grade LAB=01 wall: /'
 cat "$logs/stub.txt" "$logs/solution.txt" "$logs/make-grade.txt" "$logs/doctor-nobody.txt" \
     > "$keep/views.txt" 2>/dev/null
-cp "$logs/ctest.log" "$logs/explore-01.csv" "$logs/engines-agree.txt" "$keep/" 2>/dev/null
+cat "$logs/engines-agree.txt" "$logs/engines-agree-nobody.txt" "$logs/timing-by-engine.txt" \
+    > "$keep/engines.txt" 2>/dev/null
+cp "$logs/ctest.log" "$logs/explore-01.csv" "$keep/" 2>/dev/null
 cp "$logs/explain-01.svg" "$logs/explain-01.dot" "$keep/" 2>/dev/null
 exit $ctest_status
