@@ -16,6 +16,7 @@
 #include "exit_codes.h"
 #include "hints.h"
 #include "runner.h"
+#include "tally_json.h"
 
 void oc_free(oc_outcome *o)
 {
@@ -331,15 +332,6 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     rn_result_free(&r);
 }
 
-static void tally_from(const cJSON *o, cl_tally *t)
-{
-    t->requests += (uint64_t)num(o, "requests");
-    t->sectors += (uint64_t)num(o, "sectors");
-    t->lines += (uint64_t)num(o, "lines");
-    t->unique_bytes += (uint64_t)num(o, "unique_bytes");
-    t->ideal_sectors += (uint64_t)num(o, "ideal_sectors");
-}
-
 /* Reads line number `line` of path into buf, without leading blanks and the newline. */
 static void source_line(const char *path, unsigned line, char *buf, size_t size)
 {
@@ -371,7 +363,7 @@ static void relative_to_cwd(char *path)
 static void consider_worst(oc_outcome *o, const char *kernel, const cJSON *in, uint64_t *most)
 {
     cl_tally t = {0};
-    tally_from(cJSON_GetObjectItemCaseSensitive(in, "tally"), &t);
+    tj_add_from_json(cJSON_GetObjectItemCaseSensitive(in, "tally"), &t);
     uint64_t waste = t.sectors - t.ideal_sectors;
     if (o->worst_found && waste <= *most)
         return;
@@ -440,8 +432,8 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
         const cJSON *k;
         cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(root, "kernels"))
         {
-            tally_from(cJSON_GetObjectItemCaseSensitive(k, "loads"), &o->trace_loads);
-            tally_from(cJSON_GetObjectItemCaseSensitive(k, "stores"), &o->trace_stores);
+            tj_add_from_json(cJSON_GetObjectItemCaseSensitive(k, "loads"), &o->trace_loads);
+            tj_add_from_json(cJSON_GetObjectItemCaseSensitive(k, "stores"), &o->trace_stores);
             o->trace_records += num(k, "records");
             o->trace_dropped += num(k, "dropped");
             if ((unsigned)num(k, "sample") > o->trace_sample)

@@ -4,6 +4,8 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
+#include "tally_json.h"
+
 static const char *verdict_word(oc_verdict v)
 {
     static const char *const words[] = {"PASS", "FAIL", "NOT GRADED"};
@@ -206,12 +208,7 @@ static cJSON *traffic_json(const oc_traffic *t, double eff, double need)
 
 static cJSON *tally_json(const cl_tally *t)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "requests", (double)t->requests);
-    cJSON_AddNumberToObject(o, "sectors", (double)t->sectors);
-    cJSON_AddNumberToObject(o, "lines", (double)t->lines);
-    cJSON_AddNumberToObject(o, "unique_bytes", (double)t->unique_bytes);
-    cJSON_AddNumberToObject(o, "ideal_sectors", (double)t->ideal_sectors);
+    cJSON *o = tj_to_json(t);
     cJSON_AddNumberToObject(o, "sectors_per_request", cl_tally_sectors_per_request(t));
     cJSON_AddNumberToObject(o, "bytes_per_sector", cl_tally_bytes_per_sector(t));
     return o;

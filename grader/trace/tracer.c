@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "lines.h"
+#include "tally_json.h"
 #include "trace_analysis.h"
 #include "tracer_shared.h"
 
@@ -82,17 +83,6 @@ static const char *san_name(SanitizerResult r)
             fail("%s failed: %s", #call, san_name(r_));                                            \
     } while (0)
 
-static cJSON *tally_json(const cl_tally *t)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "requests", (double)t->requests);
-    cJSON_AddNumberToObject(o, "sectors", (double)t->sectors);
-    cJSON_AddNumberToObject(o, "lines", (double)t->lines);
-    cJSON_AddNumberToObject(o, "unique_bytes", (double)t->unique_bytes);
-    cJSON_AddNumberToObject(o, "ideal_sectors", (double)t->ideal_sectors);
-    return o;
-}
-
 static const module_copy *module_of(CUmodule m)
 {
     for (int i = 0; i < tr.nmodules; ++i)
@@ -114,7 +104,7 @@ static cJSON *instruction_json(const function_trace *f, const ta_instruction *in
         tl_line_of(m->cubin, m->size, f->name, in->pc, file, sizeof file, &line);
     cJSON_AddStringToObject(o, "file", file);
     cJSON_AddNumberToObject(o, "line", line);
-    cJSON_AddItemToObject(o, "tally", tally_json(&in->tally));
+    cJSON_AddItemToObject(o, "tally", tj_to_json(&in->tally));
     cJSON *s = cJSON_AddObjectToObject(o, "sample");
     cJSON_AddNumberToObject(s, "warp", in->sample.warp);
     cJSON_AddNumberToObject(s, "active", in->sample.active);
@@ -151,8 +141,8 @@ static void write_out(void)
         cJSON_AddNumberToObject(o, "records", (double)k.records);
         cJSON_AddNumberToObject(o, "dropped", (double)f->dropped);
         cJSON_AddNumberToObject(o, "invalid", (double)k.invalid);
-        cJSON_AddItemToObject(o, "loads", tally_json(&k.loads));
-        cJSON_AddItemToObject(o, "stores", tally_json(&k.stores));
+        cJSON_AddItemToObject(o, "loads", tj_to_json(&k.loads));
+        cJSON_AddItemToObject(o, "stores", tj_to_json(&k.stores));
         cJSON *ins = cJSON_AddArrayToObject(o, "instructions");
         for (size_t j = 0; j < k.nins; ++j)
             cJSON_AddItemToArray(ins, instruction_json(f, &k.ins[j]));

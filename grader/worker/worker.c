@@ -164,14 +164,21 @@ static tm_options timing_options(const wk_job *job)
     return opt;
 }
 
-/* One launch for correctness, then (unless told not to) the timing engine. */
-static int mode_run(const wk_job *job, const wk_lab *lab, int timing, cJSON *root)
+/* Sets the lab's problem up on the GPU; ends the process when host memory runs out. */
+static void *open_lab(const wk_job *job, const wk_lab *lab)
 {
     void *state = lab->open(job);
     if (!state) {
         fprintf(stderr, "out of host memory while setting up lab %s\n", lab->id);
-        return WK_EXIT_IO;
+        exit(WK_EXIT_IO);
     }
+    return state;
+}
+
+/* One launch for correctness, then (unless told not to) the timing engine. */
+static int mode_run(const wk_job *job, const wk_lab *lab, int timing, cJSON *root)
+{
+    void *state = open_lab(job, lab);
     CL_CUDA_CHECK(lab->launch(state));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     int guards = lab->save(state, job);
@@ -212,11 +219,7 @@ static const char *status_name(ct_status s)
  * (CUDA_INJECTION64_PATH) and writes its own results. */
 static int mode_trace(const wk_job *job, const wk_lab *lab, cJSON *root)
 {
-    void *state = lab->open(job);
-    if (!state) {
-        fprintf(stderr, "out of host memory while setting up lab %s\n", lab->id);
-        return WK_EXIT_IO;
-    }
+    void *state = open_lab(job, lab);
     CL_CUDA_CHECK(lab->launch(state));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     cJSON_AddBoolToObject(root, "launched", 1);
@@ -229,11 +232,7 @@ static void add_counters(cJSON *root, const ct_result *res);
 
 static int mode_counters(const wk_job *job, const wk_lab *lab, cJSON *root)
 {
-    void *state = lab->open(job);
-    if (!state) {
-        fprintf(stderr, "out of host memory while setting up lab %s\n", lab->id);
-        return WK_EXIT_IO;
-    }
+    void *state = open_lab(job, lab);
     static ct_result res;
     ct_profile(lab->launch, state, &res);
     add_counters(root, &res);
