@@ -21,8 +21,9 @@ void hn_signature(const char *what, double spr, double bpr, char *buf, size_t si
     if (waste < 1.1) {
         if (spr <= 1.05 && bpr < 32)
             snprintf(buf, size,
-                     "%s: about 1 sector per request for %.0f bytes: the lanes read one word "
-                     "together (a broadcast), which costs one sector and is fine.",
+                     "%s: about 1 sector per request for %.0f bytes: the lanes read words that "
+                     "share one sector (a broadcast when they all read the same word), which "
+                     "costs one sector and is fine.",
                      what, bpr);
         return;
     }
