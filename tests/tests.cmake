@@ -63,6 +63,14 @@ foreach(c IN LISTS CL_LAB01_CASES)
   set_tests_properties(gpu_lab01_${c} PROPERTIES LABELS "gpu;lab01" SKIP_RETURN_CODE 77
                                                  TIMEOUT 300 RESOURCE_LOCK gpu)
 endforeach()
+set(CL_LAB02_CASES solution stub scatter_writes no_transpose tile_edge)
+foreach(c IN LISTS CL_LAB02_CASES)
+  add_test(NAME gpu_lab02_${c}
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab02.sh ${PROJECT_BINARY_DIR}
+                   ${PROJECT_SOURCE_DIR} ${c})
+  set_tests_properties(gpu_lab02_${c} PROPERTIES LABELS "gpu;lab02" SKIP_RETURN_CODE 77
+                                                 TIMEOUT 300 RESOURCE_LOCK gpu)
+endforeach()
 add_test(NAME gpu_counters_vs_ncu
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/counters_vs_ncu.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(gpu_counters_vs_ncu PROPERTIES LABELS "gpu;lab01" SKIP_RETURN_CODE 77

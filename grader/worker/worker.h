@@ -64,6 +64,7 @@ typedef struct wk_lab {
 } wk_lab;
 
 extern const wk_lab wk_lab01;
+extern const wk_lab wk_lab02;
 extern const wk_lab wk_lab_patterns;
 
 #ifdef __cplusplus

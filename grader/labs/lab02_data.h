@@ -1,0 +1,19 @@
+/*
+ * lab02_data.h - lab 02's problem, shared by the grading child (which runs it) and the grader
+ * (which checks it).
+ */
+#ifndef CL_LAB02_DATA_H
+#define CL_LAB02_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Six channels (as in 5.1 sound), 6291552 frames: 151 MB in and out, several times any L2; a
+ * multiple of 32 frames, so every channel's plane starts on a sector, but not of 256. */
+#define LAB02_CHANNELS 6
+#define LAB02_N ((size_t)3 * (1u << 21) + 96)
+
+/* The interleaved input for a seed: LAB02_CHANNELS * LAB02_N floats. */
+void lab02_fill_input(uint64_t seed, float *in, size_t count);
+
+#endif

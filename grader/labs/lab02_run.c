@@ -1,0 +1,85 @@
+/*
+ * lab02_run.c - lab 02 in the grading child: set the problem up on the GPU, launch the
+ * student's lab02_deinterleave(), save out.
+ */
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "lab02.h"
+#include "lab02_data.h"
+#include "worker.h"
+
+typedef cudaError_t (*lab02_fn)(const float *, float *, int, size_t);
+
+typedef struct lab02_state {
+    lab02_fn deinterleave;
+    size_t n, count;
+    float *in, *out;
+} lab02_state;
+
+static void *lab02_open(const wk_job *job)
+{
+    lab02_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->deinterleave = (lab02_fn)wk_symbol(job, "lab02_deinterleave");
+    s->n = LAB02_N;
+    s->count = LAB02_N * LAB02_CHANNELS;
+    size_t bytes = s->count * sizeof(float);
+    float *host = malloc(bytes);
+    if (!host) {
+        free(s);
+        return NULL;
+    }
+    lab02_fill_input(job->seed, host, s->count);
+    s->in = wk_alloc_guarded(bytes);
+    s->out = wk_alloc_guarded(bytes);
+    CL_CUDA_CHECK(cudaMemcpy(s->in, host, bytes, cudaMemcpyHostToDevice));
+    free(host);
+    return s;
+}
+
+static cudaError_t lab02_launch(void *state)
+{
+    lab02_state *s = state;
+    return s->deinterleave(s->in, s->out, LAB02_CHANNELS, s->n);
+}
+
+static int lab02_save(void *state, const wk_job *job)
+{
+    lab02_state *s = state;
+    size_t bytes = s->count * sizeof(float);
+    float *host = malloc(bytes);
+    if (!host)
+        return 0;
+    CL_CUDA_CHECK(cudaMemcpy(host, s->out, bytes, cudaMemcpyDeviceToHost));
+    wk_save(job, "out", host, bytes);
+    free(host);
+    return wk_guards_intact(s->out, bytes) && wk_guards_intact(s->in, bytes);
+}
+
+static double lab02_useful_bytes(const void *state)
+{
+    const lab02_state *s = state;
+    return 2.0 * (double)s->count * sizeof(float);
+}
+
+static void lab02_close(void *state)
+{
+    lab02_state *s = state;
+    wk_free_guarded(s->in);
+    wk_free_guarded(s->out);
+    free(s);
+}
+
+int lab02_explore(const wk_job *job);
+
+const wk_lab wk_lab02 = {
+    .id = "02",
+    .open = lab02_open,
+    .launch = lab02_launch,
+    .save = lab02_save,
+    .useful_bytes = lab02_useful_bytes,
+    .close = lab02_close,
+    .explore = lab02_explore,
+};
