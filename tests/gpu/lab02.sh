@@ -39,7 +39,9 @@ stub)
 scatter_writes)
     expect_fail; correct
     ge "$ld" 0.85 || fail "loads $ld should be coalesced"
-    ge 0.3 "$st" || fail "stores $st should be about 0.125" ;;
+    # A warp's 32 lanes write into 6 channel planes, about 5 consecutive floats in each:
+    # measured 50% on an H200, well under the bar.
+    ge 0.6 "$st" || fail "stores $st should be about 0.5" ;;
 no_transpose)
     expect_fail
     [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness"

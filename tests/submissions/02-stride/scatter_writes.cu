@@ -1,5 +1,6 @@
-// Mutant: partly coalesced. One thread per input sample reads consecutive words, but each
-// warp's writes land n floats apart, one sector per lane. Correct; must fail on stores.
+// Mutant: partly coalesced. One thread per input sample reads consecutive words, but a warp's
+// writes spread over all six channel planes, a few consecutive floats in each (measured: 50%
+// of each store's sectors used). Correct; must fail on stores.
 #include "lab02.h"
 
 __global__ void deinterleave_scatter(const float *in, float *out, int channels, size_t n)
