@@ -359,12 +359,34 @@ static void relative_to_cwd(char *path)
         memmove(path, path + len + 1, strlen(path + len + 1) + 1);
 }
 
-/* Keeps, across kernels, the instruction that wastes the most sectors. */
-static void consider_worst(oc_outcome *o, const char *kernel, const cJSON *in, uint64_t *most)
+/* A kernel's traced requests stand for `scale` times as many: it traced 1 warp in `sample`,
+ * and its buffer may have dropped some. Kernels of one lab can differ in both, so tallies are
+ * scaled before they are added up. */
+static double trace_scale(const cJSON *kernel)
+{
+    double records = num(kernel, "records"), dropped = num(kernel, "dropped");
+    double sample = num(kernel, "sample") > 0 ? num(kernel, "sample") : 1;
+    return records > 0 ? sample * (records + dropped) / records : sample;
+}
+
+static void add_scaled(cl_tally *into, const cJSON *o, double scale)
+{
+    cl_tally t = {0};
+    tj_add_from_json(o, &t);
+    into->requests += (uint64_t)(t.requests * scale + 0.5);
+    into->sectors += (uint64_t)(t.sectors * scale + 0.5);
+    into->lines += (uint64_t)(t.lines * scale + 0.5);
+    into->unique_bytes += (uint64_t)(t.unique_bytes * scale + 0.5);
+    into->ideal_sectors += (uint64_t)(t.ideal_sectors * scale + 0.5);
+}
+
+/* Keeps, across kernels, the instruction that wastes the most sectors (scaled). */
+static void consider_worst(oc_outcome *o, const char *kernel, const cJSON *in, double scale,
+                           double *most)
 {
     cl_tally t = {0};
     tj_add_from_json(cJSON_GetObjectItemCaseSensitive(in, "tally"), &t);
-    uint64_t waste = t.sectors - t.ideal_sectors;
+    double waste = (double)(t.sectors - t.ideal_sectors) * scale;
     if (o->worst_found && waste <= *most)
         return;
     *most = waste;
@@ -428,12 +450,13 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
             explain_child(&r, cfg->counters_timeout_s, o->trace_why, sizeof o->trace_why);
     } else {
         o->trace = OC_ENGINE_OK;
-        uint64_t most = 0;
+        double most = 0;
         const cJSON *k;
         cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(root, "kernels"))
         {
-            tj_add_from_json(cJSON_GetObjectItemCaseSensitive(k, "loads"), &o->trace_loads);
-            tj_add_from_json(cJSON_GetObjectItemCaseSensitive(k, "stores"), &o->trace_stores);
+            double scale = trace_scale(k);
+            add_scaled(&o->trace_loads, cJSON_GetObjectItemCaseSensitive(k, "loads"), scale);
+            add_scaled(&o->trace_stores, cJSON_GetObjectItemCaseSensitive(k, "stores"), scale);
             o->trace_records += num(k, "records");
             o->trace_dropped += num(k, "dropped");
             if ((unsigned)num(k, "sample") > o->trace_sample)
@@ -441,7 +464,7 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
             const cJSON *in;
             cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(k, "instructions"))
             {
-                consider_worst(o, str(k, "name"), in, &most);
+                consider_worst(o, str(k, "name"), in, scale, &most);
             }
         }
         if (o->worst_found && o->worst_line)

@@ -82,10 +82,9 @@ static void trace_lines(FILE *out, const oc_outcome *o)
     const lab_spec *s = o->spec;
     tally_line(out, "loads", &o->trace_loads, s->min_load_eff);
     tally_line(out, "stores", &o->trace_stores, s->min_store_eff);
-    fprintf(out, "  %-12s trace (Compute Sanitizer), 1 warp in %u, %.0f requests%s\n",
-            "measured by", o->trace_sample ? o->trace_sample : 1,
-            (double)(o->trace_loads.requests + o->trace_stores.requests),
-            o->trace_dropped > 0 ? " (record buffer full: the rest were not seen)" : "");
+    fprintf(out, "  %-12s trace (Compute Sanitizer), 1 warp in %u, %.0f requests traced%s\n",
+            "measured by", o->trace_sample ? o->trace_sample : 1, o->trace_records,
+            o->trace_dropped > 0 ? " (buffer full: scaled up to the whole run)" : "");
     if (o->counters == OC_ENGINE_OK && !o->disagreement[0])
         fprintf(out, "  %-12s counters agree: %.1f and %.1f sectors/request\n", "",
                 o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,

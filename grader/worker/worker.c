@@ -26,7 +26,7 @@
 
 cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
-static const wk_lab *const wk_labs[] = {&wk_lab01, &wk_lab02, &wk_lab_patterns};
+static const wk_lab *const wk_labs[] = {&wk_lab01, &wk_lab02, &wk_lab03, &wk_lab_patterns};
 
 /* ---- services for the labs (worker.h) ---- */
 

@@ -65,6 +65,7 @@ typedef struct wk_lab {
 
 extern const wk_lab wk_lab01;
 extern const wk_lab wk_lab02;
+extern const wk_lab wk_lab03;
 extern const wk_lab wk_lab_patterns;
 
 #ifdef __cplusplus

@@ -1,0 +1,23 @@
+/*
+ * lab03_data.h - lab 03's problem, shared by the grading child (which runs it) and the grader
+ * (which checks it).
+ */
+#ifndef CL_LAB03_DATA_H
+#define CL_LAB03_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 6008 x 4104: not square, no power of two, 98.6 MB a matrix; both sizes are multiples of 8
+ * floats, so every row (and every column of the column-major copy) starts on a 32-byte sector
+ * and only the thread mapping decides how many sectors a warp touches. */
+#define LAB03_ROWS 6008
+#define LAB03_COLS 4104
+
+/* The inputs for a seed: a and b row-major (rows * cols floats each), and alpha. */
+void lab03_fill(uint64_t seed, float *a, float *b, float *alpha);
+
+/* The column-major copy of the row-major matrix a. */
+void lab03_to_colmajor(const float *a, float *a_cm, int rows, int cols);
+
+#endif
