@@ -1,5 +1,5 @@
-// Mutant: a swapped index. axpby computes the element at (r, col) from the column-major
-// position col * rows + r of row-major matrices. Must fail correctness with coordinates.
+// Mutant: a swapped index. axpby reads a at the column-major position col * rows + r of a
+// row-major matrix (b and c are indexed right). Must fail correctness with coordinates.
 #include "lab03.h"
 
 // A warp per row: the lanes read 32 consecutive words of the row at each step, then a shuffle
@@ -27,8 +27,8 @@ __global__ void axpby_x_on_columns(float alpha, const float *a, const float *b, 
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     int r = blockIdx.y * blockDim.y + threadIdx.y;
     if (r < rows && col < cols) {
-        size_t i = (size_t)col * rows + r; /* swapped: column-major index */
-        c[i] = alpha * a[i] + b[i];
+        size_t i = (size_t)r * cols + col;
+        c[i] = alpha * a[(size_t)col * rows + r] + b[i]; /* swapped for a only */
     }
 }
 
