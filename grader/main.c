@@ -89,6 +89,14 @@ static void list_labs(void)
     }
 }
 
+/* The length of path without its extension ("a.b/x.csv" -> "a.b/x"). */
+static int stem_length(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+}
+
 /* Reports where a figure went, or how to render it. */
 static void figure_written(int rc, const char *dot_path, const char *svg_path)
 {
@@ -113,10 +121,7 @@ static int model(const cli_options *opt)
     md_print(stdout, &req);
     char dot_path[PATH_MAX], svg_path[PATH_MAX + 8];
     snprintf(dot_path, sizeof dot_path, "%s", opt->figure ? opt->figure : "model.dot");
-    size_t stem = strlen(dot_path);
-    if (stem > 4 && !strcmp(dot_path + stem - 4, ".dot"))
-        stem -= 4; /* model.dot -> model.svg */
-    snprintf(svg_path, sizeof svg_path, "%.*s.svg", (int)stem, dot_path);
+    snprintf(svg_path, sizeof svg_path, "%.*s.svg", stem_length(dot_path), dot_path);
     char title[128];
     snprintf(title, sizeof title, "one warp request, %u B per lane", req.size);
     figure_written(md_figure(&req, title, dot_path, svg_path), dot_path, svg_path);
@@ -251,15 +256,20 @@ int main(int argc, char **argv)
         } else {
             const char *written = opt.csv ? opt.csv : csv;
             char gp[PATH_MAX + 8], svg[PATH_MAX + 8];
-            snprintf(gp, sizeof gp, "%.*s.gp", (int)(strcspn(written, ".")), written);
-            snprintf(svg, sizeof svg, "%.*s.svg", (int)(strcspn(written, ".")), written);
-            int plot = gr_explore_plot(selected[0], written, gp, svg, why, sizeof why);
+            int stem = stem_length(written);
+            snprintf(gp, sizeof gp, "%.*s.gp", stem, written);
+            snprintf(svg, sizeof svg, "%.*s.svg", stem, written);
+            int plot = selected[0]->explore_plot
+                           ? gr_explore_plot(selected[0], written, gp, svg, why, sizeof why)
+                           : 2;
             fprintf(stderr, "grade: wrote '%s'", written);
             if (plot == 0)
                 fprintf(stderr, ", the figure '%s' and its gnuplot script '%s'\n", svg, gp);
             else if (plot == 1)
                 fprintf(stderr, " and '%s'; install gnuplot and run 'gnuplot %s' to draw '%s'\n",
                         gp, gp, svg);
+            else if (plot == 2)
+                fputc('\n', stderr);
             else
                 fprintf(stderr, "; no figure: %s\n", why);
         }
