@@ -77,3 +77,14 @@ void cmp_describe(FILE *out, const char *name, const cmp_result *res, size_t col
     if (res->mismatches > res->shown)
         fprintf(out, "  ... and %zu more\n", res->mismatches - res->shown);
 }
+
+size_t cmp_count_bits(const float *x, size_t n, uint32_t bits)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t b;
+        memcpy(&b, &x[i], sizeof b);
+        count += b == bits;
+    }
+    return count;
+}

@@ -10,6 +10,7 @@
 #define CL_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -43,6 +44,10 @@ typedef struct cmp_result {
  * tol). cols must be >= 1; a 1-D array is rows = n, cols = 1. */
 size_t cmp_floats(const float *got, const float *want, size_t rows, size_t cols, cmp_tolerance tol,
                   cmp_result *res);
+
+/* How many of the n floats of x hold exactly the bit pattern bits (e.g. a poison value that
+ * marks elements nobody wrote). */
+size_t cmp_count_bits(const float *x, size_t n, uint32_t bits);
 
 /* Writes a short human description of res for an array called name, e.g.
  *   "'y': 3 of 1000 elements differ (tolerance 1e-06 + 1e-05 x |want|)"

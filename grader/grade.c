@@ -51,7 +51,7 @@ static cJSON *read_json_file(const char *path)
     char *text = NULL;
     size_t len = 0, cap = 0, got;
     char chunk[4096];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && len + got < (1u << 20)) {
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && len + got < (64u << 20)) {
         if (len + got + 1 > cap) {
             cap = 2 * (len + got + 1);
             char *grown = realloc(text, cap);
@@ -258,6 +258,8 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
         return;
     }
     o->run_log = take_output(&r);
+    o->run_status = (int)r.status;
+    o->run_exit = r.exit_code;
     cJSON *root = read_json(o->workdir);
     int finished = r.status == RN_EXITED && r.exit_code == 0;
     if (!finished)
@@ -265,6 +267,7 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
     if (root && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "launched"))) {
         o->ran = 1;
         o->guards_intact = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "guards_intact"));
+        o->useful_bytes = num(root, "useful_bytes");
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "timing");
         if (finished && t) {
             const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "student");
@@ -306,7 +309,9 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     cJSON *root = read_json(o->workdir);
     const cJSON *c = root ? cJSON_GetObjectItemCaseSensitive(root, "counters") : NULL;
     if (r.status != RN_EXITED || r.exit_code != 0 || !c) {
-        o->counters = OC_ENGINE_FAILED;
+        /* It ran correctly once; failing now is the kernel's doing, not the engine's. */
+        o->counters =
+            r.status == RN_EXITED && r.exit_code == 0 ? OC_ENGINE_FAILED : OC_ENGINE_RUN_FAILED;
         explain_child(&r, cfg->counters_timeout_s, o->counters_why, sizeof o->counters_why);
     } else {
         o->counters = engine_state(str(c, "status"));
@@ -364,6 +369,8 @@ static void relative_to_cwd(char *path)
  * scaled before they are added up. */
 static double trace_scale(const cJSON *kernel)
 {
+    if (num(kernel, "scale") > 0)
+        return num(kernel, "scale"); /* the tracer's own, launch by launch */
     double records = num(kernel, "records"), dropped = num(kernel, "dropped");
     double sample = num(kernel, "sample") > 0 ? num(kernel, "sample") : 1;
     return records > 0 ? sample * (records + dropped) / records : sample;
@@ -380,31 +387,32 @@ static void add_scaled(cl_tally *into, const cJSON *o, double scale)
     into->ideal_sectors += (uint64_t)(t.ideal_sectors * scale + 0.5);
 }
 
-/* Keeps, across kernels, the instruction that wastes the most sectors (scaled). */
-static void consider_worst(oc_outcome *o, const char *kernel, const cJSON *in, double scale,
-                           double *most)
+/* Keeps, across kernels, the load and the store that waste the most sectors (scaled). */
+static void consider_worst(oc_outcome *o, const char *kernel, const cJSON *in, double scale)
 {
     cl_tally t = {0};
     tj_add_from_json(cJSON_GetObjectItemCaseSensitive(in, "tally"), &t);
     double waste = (double)(t.sectors - t.ideal_sectors) * scale;
-    if (o->worst_found && waste <= *most)
+    oc_worst *w = &o->worst[!strcmp(str(in, "op"), "store")];
+    if (w->found && waste <= w->waste)
         return;
-    *most = waste;
-    o->worst_found = 1;
-    o->worst_tally = t;
-    snprintf(o->worst_kernel, sizeof o->worst_kernel, "%s", kernel);
-    snprintf(o->worst_file, sizeof o->worst_file, "%s", str(in, "file"));
-    o->worst_line = (unsigned)num(in, "line");
-    o->worst_is_store = !strcmp(str(in, "op"), "store");
-    o->worst_size = (unsigned)num(in, "size");
+    memset(w, 0, sizeof *w);
+    w->found = 1;
+    w->waste = waste;
+    w->tally = t;
+    snprintf(w->kernel, sizeof w->kernel, "%s", kernel);
+    snprintf(w->file, sizeof w->file, "%s", str(in, "file"));
+    w->line = (unsigned)num(in, "line");
+    w->is_store = !strcmp(str(in, "op"), "store");
+    w->size = (unsigned)num(in, "size");
     const cJSON *sample = cJSON_GetObjectItemCaseSensitive(in, "sample");
-    o->worst_active = (uint32_t)num(sample, "active");
+    w->active = (uint32_t)num(sample, "active");
     const cJSON *a;
     int lane = 0;
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(sample, "addr"))
     {
         if (lane < CL_WARP_SIZE)
-            o->worst_addr[lane++] = cJSON_IsNumber(a) ? a->valuedouble : -1;
+            w->addr[lane++] = cJSON_IsNumber(a) ? a->valuedouble : -1;
     }
 }
 
@@ -438,7 +446,8 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     cJSON *root = read_json_file(out);
     const char *err = root ? str(root, "error") : "";
     if (r.status != RN_EXITED || r.exit_code != 0 || !root || *err) {
-        o->trace = OC_ENGINE_FAILED;
+        o->trace = *err || (r.status == RN_EXITED && r.exit_code == 0) ? OC_ENGINE_FAILED
+                                                                       : OC_ENGINE_RUN_FAILED;
         if (*err)
             snprintf(o->trace_why, sizeof o->trace_why, "%s", err);
         else if (!root)
@@ -450,7 +459,6 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
             explain_child(&r, cfg->counters_timeout_s, o->trace_why, sizeof o->trace_why);
     } else {
         o->trace = OC_ENGINE_OK;
-        double most = 0;
         const cJSON *k;
         cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(root, "kernels"))
         {
@@ -464,12 +472,15 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
             const cJSON *in;
             cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(k, "instructions"))
             {
-                consider_worst(o, str(k, "name"), in, scale, &most);
+                consider_worst(o, str(k, "name"), in, scale);
             }
         }
-        if (o->worst_found && o->worst_line)
-            source_line(o->worst_file, o->worst_line, o->worst_text, sizeof o->worst_text);
-        relative_to_cwd(o->worst_file);
+        for (int i = 0; i < 2; ++i) {
+            oc_worst *w = &o->worst[i];
+            if (w->found && w->line)
+                source_line(w->file, w->line, w->text, sizeof w->text);
+            relative_to_cwd(w->file);
+        }
     }
     cJSON_Delete(root);
     rn_result_free(&r);
@@ -499,6 +510,25 @@ static void compare_engines(oc_outcome *o)
     }
 }
 
+/* What to try when the kernel did not run to the end, by how it ended. */
+static const char *run_hint(const oc_outcome *o)
+{
+    if (o->run_status == RN_TIMED_OUT)
+        return "Look for a loop whose index never reaches its bound, or a __syncthreads() that "
+               "not every thread of the block reaches.";
+    if (o->run_status == RN_EXITED && o->run_exit == WK_EXIT_CONTRACT)
+        return "Keep the launcher's name, its parameters and its extern \"C\" exactly as the "
+               "lab's header declares them.";
+    if (o->run_status == RN_EXITED && o->run_exit == WK_EXIT_IO)
+        return "The grader could not write its work folder: check the free space in /tmp.";
+    if (o->run_log && strstr(o->run_log, "IllegalAddress"))
+        return "An illegal address means a thread indexed past an array: check the bound test "
+               "(i < n) on every access. Run 'compute-sanitizer' on a small program to find the "
+               "line.";
+    return "Read the message above: it names the CUDA call or the signal that stopped the "
+           "kernel's process.";
+}
+
 void gr_decide(oc_outcome *o)
 {
     const lab_spec *s = o->spec;
@@ -507,6 +537,7 @@ void gr_decide(oc_outcome *o)
     o->hint[0] = '\0';
     o->disagreement[0] = '\0';
     o->engine = NULL;
+    o->blamed = NULL;
     if (o->trace == OC_ENGINE_OK) {
         /* The trace is the default: broadcast-aware, per instruction, no rights needed. */
         o->engine = "trace";
@@ -532,10 +563,7 @@ void gr_decide(oc_outcome *o)
         o->verdict = OC_FAIL;
         snprintf(o->reason, sizeof o->reason, "the kernel did not run to the end: %s",
                  o->run_problem[0] ? o->run_problem : "no result");
-        snprintf(o->hint, sizeof o->hint,
-                 "An illegal address means a thread indexed past an array: check the bound "
-                 "test (i < n) on every access. Run 'compute-sanitizer' on a small program to "
-                 "find the line.");
+        snprintf(o->hint, sizeof o->hint, "%s", run_hint(o));
         return;
     }
     if (!o->guards_intact) {
@@ -569,6 +597,19 @@ void gr_decide(oc_outcome *o)
         return;
     }
     o->score += s->points_correct;
+    if (!o->efficiency_measured &&
+        (o->trace == OC_ENGINE_RUN_FAILED || o->counters == OC_ENGINE_RUN_FAILED)) {
+        /* Correct once, then crashed, hung or failed when measured: that is the kernel's
+         * doing, and a kernel must not escape measurement by failing under it. */
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason,
+                 "correct, but the kernel failed when run again to measure it: %s",
+                 o->trace == OC_ENGINE_RUN_FAILED ? o->trace_why : o->counters_why);
+        snprintf(o->hint, sizeof o->hint,
+                 "A kernel must give the same result however often it runs: check that it "
+                 "does not depend on its outputs' old contents or on the environment.");
+        return;
+    }
     if (!o->efficiency_measured) {
         o->verdict = OC_NOT_GRADED;
         snprintf(o->reason, sizeof o->reason,
@@ -587,11 +628,28 @@ void gr_decide(oc_outcome *o)
     if (load_requests <= 0 || store_requests <= 0) {
         o->verdict = OC_FAIL;
         snprintf(o->reason, sizeof o->reason,
-                 "correct, but the GPU made no global %s: the result was not computed by the "
+                 "correct, but the %s saw no global %s: the result was not computed by the "
                  "kernel on the GPU",
-                 load_requests <= 0 ? "loads" : "stores");
+                 o->engine, load_requests <= 0 ? "loads" : "stores");
         snprintf(o->hint, sizeof o->hint,
-                 "The kernel must read its input and write its output in GPU memory.");
+                 "The kernel must read its input and write its output in GPU memory with "
+                 "ordinary loads and stores (copies through cp.async or the tensor memory "
+                 "accelerator are not seen by this grader yet).");
+        return;
+    }
+    /* The kernels must have moved (at the least) the bytes the task reads and writes, or part
+     * of the work was done elsewhere, e.g. on the CPU next to a token kernel. */
+    double moved = by_trace ? (double)(o->trace_loads.unique_bytes + o->trace_stores.unique_bytes)
+                            : o->load.bytes + o->store.bytes;
+    if (o->useful_bytes > 0 && moved < 0.9 * o->useful_bytes) {
+        o->verdict = OC_FAIL;
+        snprintf(o->reason, sizeof o->reason,
+                 "correct, but the kernels moved only %.0f MB of the %.0f MB the task reads and "
+                 "writes: part of the result was not computed on the GPU",
+                 moved / 1e6, o->useful_bytes / 1e6);
+        snprintf(o->hint, sizeof o->hint,
+                 "Every input element must be read, and every output element written, by a "
+                 "kernel.");
         return;
     }
     int load_ok = o->load_eff >= s->min_load_eff;
@@ -601,6 +659,15 @@ void gr_decide(oc_outcome *o)
     if (store_ok)
         o->score += s->points_store;
     o->verdict = load_ok && store_ok ? OC_PASS : OC_FAIL;
+    if (by_trace) {
+        /* Blame an instruction of the kind that fails; when both pass, the most wasteful. */
+        const oc_worst *ld = o->worst[0].found ? &o->worst[0] : NULL;
+        const oc_worst *st = o->worst[1].found ? &o->worst[1] : NULL;
+        o->blamed = !load_ok                                  ? ld
+                    : !store_ok                               ? st
+                    : (ld && (!st || ld->waste >= st->waste)) ? ld
+                                                              : st;
+    }
     if (o->verdict == OC_PASS) {
         snprintf(o->reason, sizeof o->reason, "correct, and loads and stores are coalesced");
         return;
@@ -610,12 +677,12 @@ void gr_decide(oc_outcome *o)
              : !load_ok            ? "loads"
                                    : "stores");
     char sig[600];
-    if (by_trace && o->worst_found && o->worst_tally.requests) {
-        /* The trace names one instruction: its signature, its line. */
-        const cl_tally *w = &o->worst_tally;
+    if (by_trace && o->blamed && o->blamed->tally.requests) {
+        /* The trace names one instruction of the failing kind: its signature, its line. */
+        const cl_tally *w = &o->blamed->tally;
         char what[64];
-        snprintf(what, sizeof what, "The %s on line %u", o->worst_is_store ? "store" : "load",
-                 o->worst_line);
+        snprintf(what, sizeof what, "The %s on line %u", o->blamed->is_store ? "store" : "load",
+                 o->blamed->line);
         hn_signature(what, (double)w->sectors / w->requests, (double)w->unique_bytes / w->requests,
                      sig, sizeof sig);
     } else {

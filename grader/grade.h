@@ -38,7 +38,8 @@ int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, char *why,
 /* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
 
-/* Runs spec's explore in a child, streaming its table to stdout; copies its CSV to csv_out.
+/* Runs spec's explore in a child and prints its table to stdout once it ends; copies its CSV
+ * to csv_out.
  * Returns 0 on success. */
 int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, const char *csv_out,
                char *why, size_t why_size);

@@ -131,21 +131,22 @@ static int model(const cli_options *opt)
 /* --explain: the sampled warp of the worst instruction of lab o, drawn. */
 static void explain(const oc_outcome *o)
 {
-    if (!o->worst_found) {
+    const oc_worst *b = o->blamed;
+    if (!b) {
         fprintf(stderr,
                 "grade: nothing to explain for lab %s: the trace engine did not run "
                 "or found no wasteful access\n",
                 o->spec->id);
         return;
     }
-    cl_request req = {.active = o->worst_active, .size = o->worst_size};
+    cl_request req = {.active = b->active, .size = b->size};
     for (int l = 0; l < CL_WARP_SIZE; ++l)
-        req.addr[l] = o->worst_addr[l] >= 0 ? (uint64_t)o->worst_addr[l] : 0;
+        req.addr[l] = b->addr[l] >= 0 ? (uint64_t)b->addr[l] : 0;
     char dot_path[64], svg_path[64], title[1400];
     snprintf(dot_path, sizeof dot_path, "explain-%s.dot", o->spec->id);
     snprintf(svg_path, sizeof svg_path, "explain-%s.svg", o->spec->id);
-    snprintf(title, sizeof title, "lab %s, %s:%u (%s): one sampled warp", o->spec->id,
-             o->worst_file, o->worst_line, o->worst_is_store ? "store" : "load");
+    snprintf(title, sizeof title, "lab %s, %s:%u (%s): one sampled warp", o->spec->id, b->file,
+             b->line, b->is_store ? "store" : "load");
     figure_written(md_figure(&req, title, dot_path, svg_path), dot_path, svg_path);
 }
 

@@ -23,13 +23,29 @@ typedef enum oc_engine_state {
     OC_ENGINE_OK,
     OC_ENGINE_NO_PERMISSION,
     OC_ENGINE_UNSUPPORTED,
-    OC_ENGINE_FAILED
+    OC_ENGINE_FAILED,    /* the engine itself failed (its tool, not the kernel) */
+    OC_ENGINE_RUN_FAILED /* the kernel crashed, hung or failed when run under the engine */
 } oc_engine_state;
 
 /* Global-memory traffic of the lab's kernels, loads and stores, as one engine measured it. */
 typedef struct oc_traffic {
     double requests, sectors, bytes; /* warp-level requests, 32-byte sectors, bytes asked for */
 } oc_traffic;
+
+/* One instruction, as the trace saw it, and one sampled warp of it. */
+typedef struct oc_worst {
+    int found;
+    char file[1024];
+    unsigned line;
+    char text[256]; /* that line of the source, trimmed */
+    char kernel[256];
+    int is_store;
+    unsigned size;
+    cl_tally tally;
+    double waste; /* sectors beyond the ideal, scaled to the whole run */
+    uint32_t active;
+    double addr[CL_WARP_SIZE]; /* one sampled warp's lane addresses */
+} oc_worst;
 
 typedef struct oc_outcome {
     const lab_spec *spec;
@@ -42,9 +58,10 @@ typedef struct oc_outcome {
     char *compile_log; /* owned; the compiler's output */
 
     /* correctness run */
-    int ran;               /* the child ran the kernel and saved its outputs */
-    char run_problem[512]; /* why it did not: crash, timeout, CUDA error, ... */
-    char *run_log;         /* owned; the child's output, shown as is */
+    int ran;                  /* the child ran the kernel and saved its outputs */
+    char run_problem[512];    /* why it did not: crash, timeout, CUDA error, ... */
+    int run_status, run_exit; /* the child's rn_status and exit code */
+    char *run_log;            /* owned; the child's output, shown as is */
     int guards_intact;
     int check_ok; /* the spec could compare the outputs */
     lab_check check;
@@ -62,21 +79,15 @@ typedef struct oc_outcome {
     unsigned trace_sample;              /* one warp in trace_sample was traced */
     double trace_records, trace_dropped;
     double trace_s;
-    /* the instruction that wastes the most sectors, as the trace saw it */
-    int worst_found;
-    char worst_file[1024];
-    unsigned worst_line;
-    char worst_text[256]; /* that line of the source, trimmed */
-    char worst_kernel[256];
-    int worst_is_store;
-    unsigned worst_size;
-    cl_tally worst_tally;
-    uint32_t worst_active;
-    double worst_addr[CL_WARP_SIZE]; /* one sampled warp's lane addresses */
+    /* the load [0] and the store [1] that waste the most sectors, as the trace saw them */
+    oc_worst worst[2];
+    const oc_worst *blamed; /* the one the report and the hint name (gr_decide); may be NULL */
 
     /* timing engine */
     int timed;
     double student_ms, student_bytes_per_s, sol_bytes_per_s;
+
+    double useful_bytes; /* the fewest bytes the task moves, as the child reported it */
 
     /* verdict */
     int efficiency_measured;

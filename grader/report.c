@@ -54,7 +54,10 @@ static void indented_block(FILE *out, const char *text, size_t max_lines)
     const char *p = text;
     while (*p && lines < max_lines) {
         size_t len = strcspn(p, "\n");
-        fprintf(out, "    | %.*s\n", (int)len, p);
+        fputs("    | ", out);
+        for (size_t i = 0; i < len; ++i) /* no \r or escape can redraw the report's lines */
+            fputc((unsigned char)p[i] < 0x20 && p[i] != '\t' ? '?' : p[i], out);
+        fputc('\n', out);
         p += len + (p[len] == '\n');
         ++lines;
     }
@@ -91,14 +94,14 @@ static void trace_lines(FILE *out, const oc_outcome *o)
                 o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
     else if (o->disagreement[0])
         fprintf(out, "  %-12s ENGINES DISAGREE: %s\n", "", o->disagreement);
-    if (o->worst_found && o->worst_tally.sectors > o->worst_tally.ideal_sectors) {
-        const cl_tally *w = &o->worst_tally;
+    const oc_worst *b = o->blamed;
+    if (b && b->tally.sectors > b->tally.ideal_sectors) {
+        const cl_tally *w = &b->tally;
         fprintf(out, "  %-12s %s:%u  %s of %u B, %.1f sectors/request, %.1f%%\n", "worst line",
-                o->worst_file[0] ? o->worst_file : "?", o->worst_line,
-                o->worst_is_store ? "store" : "load", o->worst_size,
+                b->file[0] ? b->file : "?", b->line, b->is_store ? "store" : "load", b->size,
                 cl_tally_sectors_per_request(w), 100 * cl_tally_efficiency(w));
-        if (o->worst_text[0])
-            fprintf(out, "  %-12s   %s\n", "", o->worst_text);
+        if (b->text[0])
+            fprintf(out, "  %-12s   %s\n", "", b->text);
     }
 }
 
@@ -188,7 +191,8 @@ void rp_text_summary(FILE *out, const oc_outcome *outcomes, size_t n)
 
 static const char *engine_word(oc_engine_state s)
 {
-    static const char *const words[] = {"not_run", "ok", "no_permission", "unsupported", "failed"};
+    static const char *const words[] = {"not_run",     "ok",     "no_permission",
+                                        "unsupported", "failed", "kernel_failed"};
     return words[s];
 }
 
@@ -274,15 +278,16 @@ static cJSON *lab_json(const oc_outcome *o)
         cJSON_AddNumberToObject(tr, "seconds", o->trace_s);
         cJSON_AddItemToObject(tr, "loads", tally_json(&o->trace_loads));
         cJSON_AddItemToObject(tr, "stores", tally_json(&o->trace_stores));
-        if (o->worst_found) {
+        if (o->blamed) {
+            const oc_worst *b = o->blamed;
             cJSON *w = cJSON_AddObjectToObject(tr, "worst");
-            cJSON_AddStringToObject(w, "kernel", o->worst_kernel);
-            cJSON_AddStringToObject(w, "file", o->worst_file);
-            cJSON_AddNumberToObject(w, "line", o->worst_line);
-            cJSON_AddStringToObject(w, "source", o->worst_text);
-            cJSON_AddStringToObject(w, "op", o->worst_is_store ? "store" : "load");
-            cJSON_AddNumberToObject(w, "size", o->worst_size);
-            cJSON_AddItemToObject(w, "tally", tally_json(&o->worst_tally));
+            cJSON_AddStringToObject(w, "kernel", b->kernel);
+            cJSON_AddStringToObject(w, "file", b->file);
+            cJSON_AddNumberToObject(w, "line", b->line);
+            cJSON_AddStringToObject(w, "source", b->text);
+            cJSON_AddStringToObject(w, "op", b->is_store ? "store" : "load");
+            cJSON_AddNumberToObject(w, "size", b->size);
+            cJSON_AddItemToObject(w, "tally", tally_json(&b->tally));
         }
     }
     cJSON *ct = cJSON_AddObjectToObject(e, "counters");

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -199,6 +200,9 @@ static _Noreturn void run_child(const char *const argv[], const rn_options *opt,
         _exit(127);
     if (setpgid(0, 0) != 0)
         child_fail(report_fd, STAGE_SETUP, 0);
+    /* If the grader dies (Ctrl-C reaches only its own process group), so does the child: a
+     * hung kernel must not keep the GPU busy with nobody waiting for it. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
 
     /* Ignored signals and the signal mask survive exec; the student's program gets the
      * defaults whatever the grader runs with (SIGPIPE ignored, for one). */

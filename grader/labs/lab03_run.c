@@ -66,24 +66,13 @@ static cudaError_t lab03_launch(void *state)
     return err;
 }
 
-static int save_one(const wk_job *job, const char *name, const float *dev, size_t bytes)
-{
-    float *host = malloc(bytes);
-    if (!host)
-        return 0;
-    CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
-    wk_save(job, name, host, bytes);
-    free(host);
-    return wk_guards_intact(dev, bytes);
-}
-
 static int lab03_save(void *state, const wk_job *job)
 {
     lab03_state *s = state;
     size_t sums = LAB03_ROWS * sizeof(float);
-    int ok = save_one(job, "sums", s->sums, sums);
-    ok &= save_one(job, "c", s->c, matrix_bytes());
-    ok &= save_one(job, "sums_cm", s->sums_cm, sums);
+    int ok = wk_save_device(job, "sums", s->sums, sums);
+    ok &= wk_save_device(job, "c", s->c, matrix_bytes());
+    ok &= wk_save_device(job, "sums_cm", s->sums_cm, sums);
     return ok && wk_guards_intact(s->a, matrix_bytes()) && wk_guards_intact(s->b, matrix_bytes()) &&
            wk_guards_intact(s->a_cm, matrix_bytes());
 }

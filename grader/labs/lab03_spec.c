@@ -21,12 +21,7 @@ static void compare_one(const char *name, const float *got, const float *want, s
 {
     cmp_result res;
     cmp_floats(got, want, rows, cols, tol, &res);
-    size_t unwritten = 0;
-    for (size_t i = 0; i < rows * cols; ++i) {
-        uint32_t bits;
-        memcpy(&bits, &got[i], sizeof bits);
-        unwritten += bits == 0xffffffffu;
-    }
+    size_t unwritten = cmp_count_bits(got, rows * cols, 0xffffffffu); /* the child's poison */
     out->checked += res.checked;
     out->mismatches += res.mismatches;
     out->unwritten += unwritten;

@@ -42,7 +42,8 @@ typedef struct function_trace {
     size_t n, cap;
     uint64_t dropped;
     unsigned launches;
-    uint32_t sample; /* one warp in sample was traced (the last launch's) */
+    uint32_t sample;  /* one warp in sample was traced (the last launch's) */
+    double estimated; /* requests of all launches: attempted records times each sample */
 } function_trace;
 
 static struct {
@@ -138,6 +139,8 @@ static void write_out(void)
         cJSON_AddStringToObject(o, "name", f->name);
         cJSON_AddNumberToObject(o, "launches", f->launches);
         cJSON_AddNumberToObject(o, "sample", f->sample);
+        /* How many requests each analysed record stands for, over all launches. */
+        cJSON_AddNumberToObject(o, "scale", k.records ? f->estimated / (double)k.records : 0.0);
         cJSON_AddNumberToObject(o, "records", (double)k.records);
         cJSON_AddNumberToObject(o, "dropped", (double)f->dropped);
         cJSON_AddNumberToObject(o, "invalid", (double)k.invalid);
@@ -149,7 +152,7 @@ static void write_out(void)
         cJSON_AddItemToArray(ks, o);
         ta_kernel_free(&k);
     }
-    char *text = cJSON_Print(root);
+    char *text = cJSON_PrintUnformatted(root);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", tr.out);
     FILE *fp = fopen(tmp, "w");
@@ -190,8 +193,11 @@ static function_trace *function_named(const char *name, CUmodule module)
     for (int i = 0; i < tr.nfunctions; ++i)
         if (tr.functions[i].module == module && !strcmp(tr.functions[i].name, name))
             return &tr.functions[i];
-    if (tr.nfunctions == MAX_FUNCTIONS)
+    if (tr.nfunctions == MAX_FUNCTIONS) {
+        fail("more than %d different kernels were launched; the rest were not traced",
+             MAX_FUNCTIONS);
         return NULL;
+    }
     function_trace *f = &tr.functions[tr.nfunctions++];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
@@ -236,6 +242,7 @@ static void launch_end(const Sanitizer_LaunchData *l)
     SAN(sanitizerMemcpyDeviceToHost(&h, tr.d_tracker, sizeof h, l->hStream));
     uint32_t n = h.next < h.max ? h.next : h.max;
     f->dropped += h.next - n;
+    f->estimated += (double)h.next * h.sample;
     f->launches++;
     if (f->n + n > f->cap) {
         size_t cap = f->cap ? f->cap : 1024;

@@ -83,6 +83,19 @@ static char *path_in(const wk_job *job, const char *name)
     return p;
 }
 
+int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes)
+{
+    void *host = malloc(bytes ? bytes : 1);
+    if (!host) {
+        fprintf(stderr, "out of host memory for the %zu bytes of '%s'\n", bytes, name);
+        exit(WK_EXIT_IO);
+    }
+    CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
+    wk_save(job, name, host, bytes);
+    free(host);
+    return wk_guards_intact(dev, bytes);
+}
+
 void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes)
 {
     char file[256];
@@ -184,6 +197,7 @@ static int mode_run(const wk_job *job, const wk_lab *lab, int timing, cJSON *roo
     int guards = lab->save(state, job);
     cJSON_AddBoolToObject(root, "launched", 1);
     cJSON_AddBoolToObject(root, "guards_intact", guards);
+    cJSON_AddNumberToObject(root, "useful_bytes", lab->useful_bytes(state));
     write_result(job, root);
 
     if (timing) {

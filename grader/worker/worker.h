@@ -46,6 +46,11 @@ void wk_free_guarded(void *ptr);
 /* Writes bytes of host memory to WORKDIR/NAME.bin; exits WK_EXIT_IO on failure. */
 void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes);
 
+/* Copies a wk_alloc_guarded() output back and saves it as NAME.bin; returns 1 when its guards
+ * are intact, 0 when the kernel wrote outside it. Exits WK_EXIT_IO when host memory or the
+ * file fails. */
+int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes);
+
 typedef struct wk_lab {
     const char *id; /* "01" */
     int builtin;    /* runs grader-owned kernels only: no --kernel needed */

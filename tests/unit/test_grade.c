@@ -14,7 +14,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "grade.h"
+#include "runner.h"
 #include "lab.h"
 #include "outcome.h"
 
@@ -119,11 +121,135 @@ static void test_decide_run_problem(void **state)
     oc_outcome o = good_outcome(lab01());
     /* A timeout is reported even when the child got as far as saving its outputs. */
     strcpy(o.run_problem, "timed out after 10 s: the kernel never finished");
+    o.run_status = RN_TIMED_OUT;
     gr_decide(&o);
     assert_verdict(&o, OC_FAIL, 0, 100);
     assert_string_equal(o.reason, "the kernel did not run to the end: timed out after 10 s: the "
                                   "kernel never finished");
+    assert_contains(o.hint, "never reaches its bound");
+}
+
+static void test_decide_illegal_address_hint(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    strcpy(o.run_problem, "a CUDA call failed (the message below names it)");
+    o.run_status = RN_EXITED;
+    o.run_exit = CL_EXIT_CUDA;
+    o.run_log = "kernel.cu:9: 'cudaDeviceSynchronize()' failed: cudaErrorIllegalAddress (...)";
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
     assert_contains(o.hint, "compute-sanitizer");
+    o.run_log = NULL;
+}
+
+static void test_decide_contract_hint(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    strcpy(o.run_problem, "the compiled kernel does not fit the lab's launcher contract");
+    o.run_status = RN_EXITED;
+    o.run_exit = WK_EXIT_CONTRACT;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_contains(o.hint, "extern \"C\"");
+}
+
+/* ---- the trace engine ---- */
+
+static cl_tally tally(uint64_t requests, uint64_t sectors_per_request, uint64_t bytes_per_request)
+{
+    cl_tally t = {.requests = requests,
+                  .sectors = requests * sectors_per_request,
+                  .lines = requests,
+                  .unique_bytes = requests * bytes_per_request,
+                  .ideal_sectors = requests * ((bytes_per_request + 31) / 32)};
+    return t;
+}
+
+static oc_outcome traced_outcome(uint64_t load_spr, uint64_t store_spr)
+{
+    oc_outcome o = good_outcome(lab01());
+    o.trace = OC_ENGINE_OK;
+    o.trace_loads = tally(1000, load_spr, 128);
+    o.trace_stores = tally(1000, store_spr, 128);
+    o.load = traffic(1000, load_spr, 128);
+    o.store = traffic(1000, store_spr, 128);
+    o.worst[0].found = o.worst[1].found = 1;
+    o.worst[0].line = 22;
+    o.worst[1].line = 23;
+    o.worst[1].is_store = 1;
+    o.worst[0].tally = tally(10, load_spr, 128);
+    o.worst[1].tally = tally(10, store_spr, 128);
+    o.worst[0].waste = 10.0 * (load_spr - 4);
+    o.worst[1].waste = 10.0 * (store_spr - 4);
+    return o;
+}
+
+static void test_decide_trace_grades_and_blames_the_load(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(32, 32);
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_string_equal(o.engine, "trace");
+    assert_non_null(o.blamed);
+    assert_int_equal(o.blamed->line, 22);
+    assert_contains(o.hint, "The load on line 22");
+    assert_string_equal(o.disagreement, "");
+}
+
+static void test_decide_trace_blames_the_failing_kind(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 32); /* loads coalesced, stores not */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 70, 100);
+    assert_int_equal(o.blamed->line, 23);
+    assert_contains(o.hint, "The store on line 23");
+}
+
+static void test_decide_engines_disagree_is_reported(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.load = traffic(1000, 32, 128); /* the counters saw something else */
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 100, 100); /* the trace is graded, the difference reported */
+    assert_contains(o.disagreement, "loads: trace 4.00, counters 32.00");
+}
+
+static void test_decide_kernel_failing_under_the_trace_fails(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.trace = OC_ENGINE_RUN_FAILED;
+    strcpy(o.trace_why, "a CUDA call failed (the message below names it)");
+    o.counters = OC_ENGINE_NO_PERMISSION;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_contains(o.reason, "failed when run again to measure it");
+}
+
+static void test_decide_trace_tool_failure_is_not_graded(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.trace = OC_ENGINE_FAILED;
+    strcpy(o.trace_why, "sanitizerPatchModule failed");
+    o.counters = OC_ENGINE_NO_PERMISSION;
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 40, 100);
+}
+
+static void test_decide_too_few_bytes_moved_fails(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.useful_bytes = 402653240.0; /* lab 01: far more than 2 x 1000 x 128 bytes */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_contains(o.reason, "moved only");
 }
 
 static void test_decide_did_not_run_without_problem(void **state)
@@ -340,6 +466,14 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decide_not_compiled),
         cmocka_unit_test(test_decide_run_problem),
+        cmocka_unit_test(test_decide_illegal_address_hint),
+        cmocka_unit_test(test_decide_contract_hint),
+        cmocka_unit_test(test_decide_trace_grades_and_blames_the_load),
+        cmocka_unit_test(test_decide_trace_blames_the_failing_kind),
+        cmocka_unit_test(test_decide_engines_disagree_is_reported),
+        cmocka_unit_test(test_decide_kernel_failing_under_the_trace_fails),
+        cmocka_unit_test(test_decide_trace_tool_failure_is_not_graded),
+        cmocka_unit_test(test_decide_too_few_bytes_moved_fails),
         cmocka_unit_test(test_decide_did_not_run_without_problem),
         cmocka_unit_test(test_decide_guards_broken),
         cmocka_unit_test(test_decide_wrong_output),
