@@ -18,7 +18,8 @@ const char cli_help_text[] =
     "  --list              list the labs and exit\n"
     "  --kernel FILE       grade FILE instead of labs/NN-name/kernel.cu (one lab only)\n"
     "  --solution          grade the reference solutions (instructor checkouts)\n"
-    "  --format text|json  report format (default: text)\n"
+    "  --format FORMAT     report format: text (default), json (with a run manifest),\n"
+    "                      gradescope (results.json), junit (XML for CI)\n"
     "  --output FILE       write the report to FILE instead of standard output\n"
     "  --seed N            seed of the random inputs (default: a new one each run)\n"
     "  --timeout SECONDS   time limit of each run of a kernel (default: 60)\n"
@@ -148,8 +149,13 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
                 o->format = CLI_TEXT;
             else if (!strcmp(v, "json"))
                 o->format = CLI_JSON;
+            else if (!strcmp(v, "gradescope"))
+                o->format = CLI_GRADESCOPE;
+            else if (!strcmp(v, "junit"))
+                o->format = CLI_JUNIT;
             else
-                return usage_error(err, err_size, "unknown format '%s' (text or json)", v);
+                return usage_error(err, err_size,
+                                   "unknown format '%s' (text, json, gradescope or junit)", v);
         } else if (!strcmp(a, "--seed")) {
             ++i;
             char *end = NULL;

@@ -23,7 +23,7 @@ typedef enum cli_action {
     CLI_MODEL
 } cli_action;
 
-typedef enum cli_format { CLI_TEXT, CLI_JSON } cli_format;
+typedef enum cli_format { CLI_TEXT, CLI_JSON, CLI_GRADESCOPE, CLI_JUNIT } cli_format;
 
 typedef struct cli_options {
     cli_action action;

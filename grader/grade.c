@@ -533,7 +533,7 @@ void gr_decide(oc_outcome *o)
 {
     const lab_spec *s = o->spec;
     o->max_score = s->points_correct + s->points_load + s->points_store;
-    o->score = 0;
+    o->score = o->score_correct = o->score_load = o->score_store = 0;
     o->hint[0] = '\0';
     o->disagreement[0] = '\0';
     o->engine = NULL;
@@ -596,7 +596,7 @@ void gr_decide(oc_outcome *o)
                        "your threads compute.");
         return;
     }
-    o->score += s->points_correct;
+    o->score = o->score_correct = s->points_correct;
     if (!o->efficiency_measured &&
         (o->trace == OC_ENGINE_RUN_FAILED || o->counters == OC_ENGINE_RUN_FAILED)) {
         /* Correct once, then crashed, hung or failed when measured: that is the kernel's
@@ -654,10 +654,9 @@ void gr_decide(oc_outcome *o)
     }
     int load_ok = o->load_eff >= s->min_load_eff;
     int store_ok = o->store_eff >= s->min_store_eff;
-    if (load_ok)
-        o->score += s->points_load;
-    if (store_ok)
-        o->score += s->points_store;
+    o->score_load = load_ok ? s->points_load : 0;
+    o->score_store = store_ok ? s->points_store : 0;
+    o->score += o->score_load + o->score_store;
     o->verdict = load_ok && store_ok ? OC_PASS : OC_FAIL;
     if (by_trace) {
         /* Blame an instruction of the kind that fails; when both pass, the most wasteful. */

@@ -222,6 +222,11 @@ int main(int argc, char **argv)
                      .counters_timeout_s = 180,
                      .progress = opt.quiet ? NULL : stderr};
 
+    /* Opened before the work folder exists, so a bad path leaves nothing behind. */
+    FILE *out = stdout;
+    if (opt.action == CLI_GRADE && opt.output && !(out = fopen(opt.output, "w")))
+        die(3, "cannot write '%s'", opt.output);
+
     char base[] = "/tmp/grade-XXXXXX";
     if (!mkdtemp(base))
         die(3, "cannot create a work folder under '%s'", "/tmp");
@@ -277,9 +282,6 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    FILE *out = stdout;
-    if (opt.output && !(out = fopen(opt.output, "w")))
-        die(3, "cannot write '%s'", opt.output);
     if (opt.format == CLI_TEXT)
         fprintf(out, "grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
                 dev.cc_major, dev.cc_minor, (unsigned long long)seed);
@@ -295,7 +297,15 @@ int main(int argc, char **argv)
         if (opt.explain)
             explain(&outcomes[i]);
     }
-    if (opt.format == CLI_JSON) {
+    if (opt.format == CLI_GRADESCOPE) {
+        char *text = rp_gradescope(outcomes, nsel);
+        fprintf(out, "%s\n", text ? text : "{}");
+        free(text);
+        rp_text_summary(stderr, outcomes, nsel);
+    } else if (opt.format == CLI_JUNIT) {
+        rp_junit(out, outcomes, nsel);
+        rp_text_summary(stderr, outcomes, nsel);
+    } else if (opt.format == CLI_JSON) {
         char nv[32];
         dr_nvcc_version(cfg.nvcc, nv, sizeof nv);
         rp_manifest m = {.version = CL_VERSION,

@@ -96,8 +96,9 @@ typedef struct oc_outcome {
     double load_eff, store_eff; /* [0, 1], when measured */
     oc_verdict verdict;
     int score, max_score;
-    char reason[2600]; /* one line: why it passed or failed */
-    char hint[1024];   /* what to try next; empty when passed */
+    int score_correct, score_load, score_store; /* the parts of score */
+    char reason[2600];                          /* one line: why it passed or failed */
+    char hint[1024];                            /* what to try next; empty when passed */
 } oc_outcome;
 
 void oc_free(oc_outcome *o);

@@ -32,6 +32,15 @@ void rp_text_summary(FILE *out, const oc_outcome *outcomes, size_t n);
 /* The whole run as JSON text (malloc'ed; NULL on allocation failure). */
 char *rp_json(const rp_manifest *m, const oc_outcome *outcomes, size_t n);
 
+/* The run as Gradescope's results.json: per lab, one test each for correctness, loads and
+ * stores with their points, the lab's text report as the output (malloc'ed; NULL on
+ * allocation failure). */
+char *rp_gradescope(const oc_outcome *outcomes, size_t n);
+
+/* The run as JUnit XML: one test case per lab, a failure (with the reason) when it failed,
+ * skipped when it was not graded, the text report as system-out. */
+void rp_junit(FILE *out, const oc_outcome *outcomes, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

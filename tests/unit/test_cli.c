@@ -328,9 +328,12 @@ static void test_parse_missing_value(void **state)
 static void test_parse_bad_format(void **state)
 {
     (void)state;
-    assert_usage_error(PARSE("--format", "xml"), "unknown format 'xml' (text or json)");
-    assert_usage_error(PARSE("--format", "JSON"), "unknown format 'JSON' (text or json)");
-    assert_usage_error(PARSE("--format", ""), "unknown format '' (text or json)");
+    assert_usage_error(PARSE("--format", "xml"),
+                       "unknown format 'xml' (text, json, gradescope or junit)");
+    assert_usage_error(PARSE("--format", "JSON"),
+                       "unknown format 'JSON' (text, json, gradescope or junit)");
+    assert_usage_error(PARSE("--format", ""),
+                       "unknown format '' (text, json, gradescope or junit)");
 }
 
 static void test_parse_bad_seed(void **state)

@@ -70,6 +70,8 @@ static oc_outcome passed_outcome(void)
     o.store_eff = 1.0;
     o.verdict = OC_PASS;
     o.score = 100;
+    o.score_correct = 40;
+    o.score_load = o.score_store = 30;
     o.max_score = 100;
     strcpy(o.reason, "correct, and loads and stores are coalesced");
     return o;
@@ -85,6 +87,7 @@ static oc_outcome strided_outcome(void)
     o.store_eff = 0.125;
     o.verdict = OC_FAIL;
     o.score = 40;
+    o.score_load = o.score_store = 0;
     strcpy(o.reason, "correct, but loads and stores are not coalesced enough");
     strcpy(o.hint, "Loads: lanes far apart. Try a grid-stride loop.");
     return o;
@@ -100,6 +103,7 @@ static oc_outcome not_graded_outcome(void)
     o.load_eff = o.store_eff = 0;
     o.verdict = OC_NOT_GRADED;
     o.score = 40;
+    o.score_load = o.score_store = 0;
     strcpy(o.reason, "correct; coalescing was not measured on this machine");
     strcpy(o.hint, "Run the doctor.");
     return o;
@@ -476,6 +480,53 @@ static void test_text_wraps_long_lines(void **state)
     assert_contains(t, "\n               abcdefgh");
 }
 
+/* ---- Gradescope and JUnit ---- */
+
+static void test_gradescope_parts_and_total(void **state)
+{
+    (void)state;
+    oc_outcome o[2] = {passed_outcome(), strided_outcome()};
+    char *text = rp_gradescope(o, 2);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    assert_true(fabs(cJSON_GetObjectItem(root, "score")->valuedouble - 140.0) < 1e-9);
+    cJSON *tests = cJSON_GetObjectItem(root, "tests");
+    assert_int_equal(cJSON_GetArraySize(tests), 6);
+    cJSON *t = cJSON_GetArrayItem(tests, 4); /* the strided lab's load coalescing */
+    assert_string_equal(cJSON_GetObjectItem(t, "name")->valuestring,
+                        "lab 01 dram-burst: load coalescing");
+    assert_int_equal(cJSON_GetObjectItem(t, "score")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(t, "max_score")->valueint, 30);
+    assert_string_equal(cJSON_GetObjectItem(t, "status")->valuestring, "failed");
+    t = cJSON_GetArrayItem(tests, 3); /* its correctness: passed, with the text report */
+    assert_int_equal(cJSON_GetObjectItem(t, "score")->valueint, 40);
+    assert_string_equal(cJSON_GetObjectItem(t, "status")->valuestring, "passed");
+    assert_non_null(strstr(cJSON_GetObjectItem(t, "output")->valuestring, "12.5%"));
+    cJSON_Delete(root);
+}
+
+static void test_junit_cases_failures_and_escaping(void **state)
+{
+    (void)state;
+    oc_outcome o[3] = {passed_outcome(), strided_outcome(), not_graded_outcome()};
+    strcpy(o[1].reason, "loads <32 B> & \"stores\"");
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    rp_junit(f, o, 3);
+    rewind(f);
+    size_t n = fread(captured, 1, sizeof captured - 1, f);
+    captured[n] = '\0';
+    fclose(f);
+    assert_contains(captured,
+                    "<testsuite name=\"grade\" tests=\"3\" failures=\"1\" skipped=\"1\">");
+    assert_contains(captured, "<failure message=\"loads &lt;32 B&gt; &amp; &quot;stores&quot;\"/>");
+    assert_contains(captured, "<skipped message=");
+    assert_contains(captured, "<testcase classname=\"lab01\" name=\"dram-burst\">");
+    assert_lacks(captured, "<32 B>");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +535,8 @@ int main(void)
         cmocka_unit_test(test_json_lab_fields),
         cmocka_unit_test(test_json_not_measured_has_no_traffic),
         cmocka_unit_test(test_json_counts),
+        cmocka_unit_test(test_gradescope_parts_and_total),
+        cmocka_unit_test(test_junit_cases_failures_and_escaping),
         cmocka_unit_test(test_json_escapes_logs),
         cmocka_unit_test(test_json_thresholds_per_access),
         cmocka_unit_test(test_summary_passed_and_failed),
