@@ -198,6 +198,14 @@ int main(int argc, char **argv)
             selected[nsel++] = lab_table[i];
     if (opt.kernel && access(opt.kernel, R_OK) != 0)
         die(2, "cannot read '%s'", opt.kernel);
+    const char *root = opt.root ? opt.root : CL_SOURCE_DIR;
+    for (size_t i = 0; opt.solution && i < nsel; ++i) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/solutions/%s-%s/kernel.cu", root, selected[i]->id,
+                 selected[i]->slug);
+        if (access(path, R_OK) != 0)
+            die(2, "no reference solution '%s' (a student edition has none)", path);
+    }
 
     char worker[PATH_MAX], tracer_dir[PATH_MAX];
     worker_path(worker, sizeof worker);
@@ -206,7 +214,7 @@ int main(int argc, char **argv)
     snprintf(tracer_dir, sizeof tracer_dir, "%s", dirname(copy)); /* the tracer lies beside it */
     uint64_t seed =
         opt.seed_given ? opt.seed : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
-    gr_config cfg = {.root = opt.root ? opt.root : CL_SOURCE_DIR,
+    gr_config cfg = {.root = root,
                      .worker = worker,
                      .nvcc = nvcc_path(&opt),
                      .arch = opt.arch ? opt.arch : "native",

@@ -32,6 +32,12 @@ add_test(NAME unit_student_makefile
                  BUILD=${PROJECT_BINARY_DIR}/student NVCC=${CMAKE_CUDA_COMPILER} all)
 set_tests_properties(unit_grade_cli unit_student_regions unit_student_makefile
                      PROPERTIES LABELS unit TIMEOUT 300)
+set_tests_properties(unit_student_regions PROPERTIES SKIP_RETURN_CODE 77)
+# The student edition must hold no solution and still build with the student's Makefile.
+add_test(NAME unit_student_edition
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
+                 ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})
+set_tests_properties(unit_student_edition PROPERTIES LABELS unit TIMEOUT 300)
 if(DOT_EXECUTABLE)
   foreach(dotfile IN LISTS CL_FIGURES)
     get_filename_component(fig "${dotfile}" NAME_WE)
