@@ -364,16 +364,13 @@ static void relative_to_cwd(char *path)
         memmove(path, path + len + 1, strlen(path + len + 1) + 1);
 }
 
-/* A kernel's traced requests stand for `scale` times as many: it traced 1 warp in `sample`,
- * and its buffer may have dropped some. Kernels of one lab can differ in both, so tallies are
- * scaled before they are added up. */
+/* A kernel's traced requests stand for `scale` times as many: the tracer computes it launch by
+ * launch from the warps it sampled and the records its buffer dropped. Kernels of one lab can
+ * differ in both, so tallies are scaled before they are added up. */
 static double trace_scale(const cJSON *kernel)
 {
-    if (num(kernel, "scale") > 0)
-        return num(kernel, "scale"); /* the tracer's own, launch by launch */
-    double records = num(kernel, "records"), dropped = num(kernel, "dropped");
-    double sample = num(kernel, "sample") > 0 ? num(kernel, "sample") : 1;
-    return records > 0 ? sample * (records + dropped) / records : sample;
+    double scale = num(kernel, "scale");
+    return scale > 0 ? scale : 1.0;
 }
 
 static void add_scaled(cl_tally *into, const cJSON *o, double scale)
