@@ -276,6 +276,7 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
             o->student_ms = num(s, "median_ms");
             o->student_bytes_per_s = num(s, "bytes_per_s");
             o->sol_bytes_per_s = num(c, "bytes_per_s");
+            o->baseline_ms = num(cJSON_GetObjectItemCaseSensitive(t, "baseline"), "median_ms");
         }
     }
     cJSON_Delete(root);
@@ -440,6 +441,9 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
         return;
     }
     o->trace_s = r.elapsed_s;
+    cJSON *child = read_json(o->workdir);
+    o->trace_useful_bytes = num(child, "useful_bytes");
+    cJSON_Delete(child);
     cJSON *root = read_json_file(out);
     const char *err = root ? str(root, "error") : "";
     if (r.status != RN_EXITED || r.exit_code != 0 || !root || *err) {
@@ -529,8 +533,14 @@ static const char *run_hint(const oc_outcome *o)
 void gr_decide(oc_outcome *o)
 {
     const lab_spec *s = o->spec;
-    o->max_score = s->points_correct + s->points_load + s->points_store;
-    o->score = o->score_correct = o->score_load = o->score_store = 0;
+    o->max_score = s->points_correct + s->points_load + s->points_store + s->points_speed;
+    o->score = o->score_correct = o->score_load = o->score_store = o->score_speed = 0;
+    /* The speed gate, where the lab has one: against the grader's baseline, same run. It is
+     * measured apart from coalescing, so it is computed (and reported) whenever timed. */
+    int gated = s->points_speed > 0;
+    int speed_measured = !gated || (o->timed && o->baseline_ms > 0 && o->student_ms > 0);
+    o->speedup = gated && speed_measured ? o->baseline_ms / o->student_ms : 0;
+    int speed_ok = !gated || (speed_measured && o->speedup >= s->min_speedup);
     o->hint[0] = '\0';
     o->disagreement[0] = '\0';
     o->engine = NULL;
@@ -540,7 +550,7 @@ void gr_decide(oc_outcome *o)
         o->engine = "trace";
         o->load_eff = cl_tally_efficiency(&o->trace_loads);
         o->store_eff = cl_tally_efficiency(&o->trace_stores);
-        if (o->counters == OC_ENGINE_OK)
+        if (o->counters == OC_ENGINE_OK && !s->trace_size_text) /* else different problems */
             compare_engines(o);
     } else if (o->counters == OC_ENGINE_OK) {
         o->engine = "counters";
@@ -609,6 +619,8 @@ void gr_decide(oc_outcome *o)
     }
     if (!o->efficiency_measured) {
         o->verdict = OC_NOT_GRADED;
+        o->score_speed = gated && speed_ok ? s->points_speed : 0;
+        o->score += o->score_speed;
         snprintf(o->reason, sizeof o->reason,
                  "correct; coalescing was not measured on this machine (%s)",
                  o->trace != OC_ENGINE_NOT_RUN      ? o->trace_why
@@ -616,7 +628,8 @@ void gr_decide(oc_outcome *o)
                                                     : "no engine ran");
         snprintf(o->hint, sizeof o->hint,
                  "Run 'make -f Makefile.student doctor' to see how to let the grader read the "
-                 "GPU's counters; your correctness points are kept.");
+                 "GPU's counters; your correctness%s points are kept.",
+                 o->score_speed ? " and speed" : "");
         return;
     }
     int by_trace = !strcmp(o->engine, "trace");
@@ -638,12 +651,13 @@ void gr_decide(oc_outcome *o)
      * of the work was done elsewhere, e.g. on the CPU next to a token kernel. */
     double moved = by_trace ? (double)(o->trace_loads.unique_bytes + o->trace_stores.unique_bytes)
                             : o->load.bytes + o->store.bytes;
-    if (o->useful_bytes > 0 && moved < 0.9 * o->useful_bytes) {
+    double useful = by_trace && o->trace_useful_bytes > 0 ? o->trace_useful_bytes : o->useful_bytes;
+    if (useful > 0 && moved < 0.9 * useful) {
         o->verdict = OC_FAIL;
         snprintf(o->reason, sizeof o->reason,
-                 "correct, but the kernels moved only %.0f MB of the %.0f MB the task reads and "
+                 "correct, but the kernels moved only %.2f MB of the %.2f MB the task reads and "
                  "writes: part of the result was not computed on the GPU",
-                 moved / 1e6, o->useful_bytes / 1e6);
+                 moved / 1e6, useful / 1e6);
         snprintf(o->hint, sizeof o->hint,
                  "Every input element must be read, and every output element written, by a "
                  "kernel.");
@@ -653,8 +667,9 @@ void gr_decide(oc_outcome *o)
     int store_ok = o->store_eff >= s->min_store_eff;
     o->score_load = load_ok ? s->points_load : 0;
     o->score_store = store_ok ? s->points_store : 0;
-    o->score += o->score_load + o->score_store;
-    o->verdict = load_ok && store_ok ? OC_PASS : OC_FAIL;
+    o->score_speed = gated && speed_ok ? s->points_speed : 0;
+    o->score += o->score_load + o->score_store + o->score_speed;
+    o->verdict = load_ok && store_ok && speed_ok ? OC_PASS : OC_FAIL;
     if (by_trace) {
         /* Blame an instruction of the kind that fails; when both pass, the most wasteful. */
         const oc_worst *ld = o->worst[0].found ? &o->worst[0] : NULL;
@@ -664,14 +679,36 @@ void gr_decide(oc_outcome *o)
                     : (ld && (!st || ld->waste >= st->waste)) ? ld
                                                               : st;
     }
+    char speed[256] = "";
+    if (gated && speed_measured)
+        snprintf(speed, sizeof speed, "%.2fx as fast as %s (need >= %.2fx)", o->speedup,
+                 s->baseline_text ? s->baseline_text : "the baseline", s->min_speedup);
     if (o->verdict == OC_PASS) {
-        snprintf(o->reason, sizeof o->reason, "correct, and loads and stores are coalesced");
+        snprintf(o->reason, sizeof o->reason, "correct, and loads and stores are coalesced%s%s",
+                 *speed ? "; " : "", speed);
         return;
     }
-    snprintf(o->reason, sizeof o->reason, "correct, but %s are not coalesced enough",
+    if (load_ok && store_ok && !speed_measured) {
+        o->verdict = OC_NOT_GRADED;
+        snprintf(o->reason, sizeof o->reason,
+                 "correct and coalesced; the speed part was not measured (the timing engine did "
+                 "not run)");
+        snprintf(o->hint, sizeof o->hint,
+                 "Grade again without --no-timing: this lab's last %d points compare your "
+                 "kernel's time with %s.",
+                 s->points_speed, s->baseline_text ? s->baseline_text : "a baseline");
+        return;
+    }
+    if (load_ok && store_ok) {
+        snprintf(o->reason, sizeof o->reason, "correct and coalesced, but only %s", speed);
+        snprintf(o->hint, sizeof o->hint, "%s", s->speed_hint ? s->speed_hint : "");
+        return;
+    }
+    snprintf(o->reason, sizeof o->reason, "correct, but %s are not coalesced enough%s%s",
              !load_ok && !store_ok ? "loads and stores"
              : !load_ok            ? "loads"
-                                   : "stores");
+                                   : "stores",
+             *speed && !speed_ok ? "; and only " : "", *speed && !speed_ok ? speed : "");
     char sig[600];
     if (by_trace && o->blamed && o->blamed->tally.requests) {
         /* The trace names one instruction of the failing kind: its signature, its line. */

@@ -39,6 +39,18 @@ typedef struct lab_spec {
     /* gnuplot commands that draw the explore run's CSV (the data file is '$CSV' in the text,
      * the picture '$SVG'); NULL when the lab has no explore run. */
     const char *explore_plot;
+    /* Optional speed gate (points_speed > 0): the student's launch, timed in the same run as a
+     * grader-owned baseline kernel (baseline_text says which) on the same inputs, must take at
+     * most 1 / min_speedup of the baseline's time. speed_hint is the next step when it does not. */
+    int points_speed;
+    double min_speedup;
+    const char *baseline_text;
+    const char *speed_hint;
+    double flop; /* the task's floating-point operations, for a rate beside its time; 0: none */
+    /* Set when the trace engine runs a smaller problem than the other engines (a kernel whose
+     * every thread loops over a long dimension would take minutes under the tracer): what it
+     * runs, for the report. Trace and counters are then not compared with each other. */
+    const char *trace_size_text;
 } lab_spec;
 
 extern const lab_spec *const lab_table[];

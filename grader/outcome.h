@@ -86,8 +86,10 @@ typedef struct oc_outcome {
     /* timing engine */
     int timed;
     double student_ms, student_bytes_per_s, sol_bytes_per_s;
+    double baseline_ms; /* the lab's own baseline kernel, same run (0 when the lab has none) */
 
-    double useful_bytes; /* the fewest bytes the task moves, as the child reported it */
+    double useful_bytes;       /* the fewest bytes the task moves, as the child reported it */
+    double trace_useful_bytes; /* the same for the problem the trace ran (it may be smaller) */
 
     /* verdict */
     int efficiency_measured;
@@ -96,9 +98,10 @@ typedef struct oc_outcome {
     double load_eff, store_eff; /* [0, 1], when measured */
     oc_verdict verdict;
     int score, max_score;
-    int score_correct, score_load, score_store; /* the parts of score */
-    char reason[2600];                          /* one line: why it passed or failed */
-    char hint[1024];                            /* what to try next; empty when passed */
+    int score_correct, score_load, score_store, score_speed; /* the parts of score */
+    double speedup;    /* baseline time / student time, when the lab has a speed gate and it ran */
+    char reason[2600]; /* one line: why it passed or failed */
+    char hint[1024];   /* what to try next; empty when passed */
 } oc_outcome;
 
 void oc_free(oc_outcome *o);

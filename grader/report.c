@@ -87,10 +87,21 @@ static void trace_lines(FILE *out, const oc_outcome *o)
     const lab_spec *s = o->spec;
     tally_line(out, "loads", &o->trace_loads, s->min_load_eff);
     tally_line(out, "stores", &o->trace_stores, s->min_store_eff);
-    fprintf(out, "  %-12s trace (Compute Sanitizer), 1 warp in %u, %.0f requests traced%s\n",
-            "measured by", o->trace_sample ? o->trace_sample : 1, o->trace_records,
+    char warps[32] = "every warp";
+    if (o->trace_sample > 1)
+        snprintf(warps, sizeof warps, "1 warp in %u", o->trace_sample);
+    fprintf(out, "  %-12s trace (Compute Sanitizer), %s, %.0f requests traced%s\n", "measured by",
+            warps, o->trace_records,
             o->trace_dropped > 0 ? " (buffer full: scaled up to the whole run)" : "");
-    if (o->counters == OC_ENGINE_OK && !o->disagreement[0])
+    if (s->trace_size_text) {
+        fprintf(out, "  %-12s ", "");
+        wrapped(out, s->trace_size_text, 15, 15);
+    }
+    if (o->counters == OC_ENGINE_OK && s->trace_size_text)
+        fprintf(out, "  %-12s counters, at full size: %.1f and %.1f sectors/request\n", "",
+                o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
+                o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
+    else if (o->counters == OC_ENGINE_OK && !o->disagreement[0])
         fprintf(out, "  %-12s counters agree: %.1f and %.1f sectors/request\n", "",
                 o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
                 o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
@@ -164,6 +175,15 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
                 "bandwidth", o->student_bytes_per_s / 1e9,
                 100 * o->student_bytes_per_s / o->sol_bytes_per_s, o->sol_bytes_per_s / 1e9,
                 o->student_ms);
+    if (s->points_speed > 0 && o->speedup > 0) {
+        char rate[64] = "";
+        if (s->flop > 0)
+            snprintf(rate, sizeof rate, " (%.0f GFLOP/s)", s->flop / (o->student_ms * 1e6));
+        fprintf(out, "  %-12s %.2fx %s: %.3f ms%s against %.3f ms, same run  (need >= %.2fx)  %s\n",
+                "speed", o->speedup, s->baseline_text ? s->baseline_text : "the baseline",
+                o->student_ms, rate, o->baseline_ms, s->min_speedup,
+                o->speedup >= s->min_speedup ? "ok" : "too slow");
+    }
 
     fprintf(out, "  %-12s ", "verdict");
     wrapped(out, o->reason, 15, 15);
@@ -316,6 +336,19 @@ static cJSON *lab_json(const oc_outcome *o)
                                 o->sol_bytes_per_s > 0 ? o->student_bytes_per_s / o->sol_bytes_per_s
                                                        : 0.0);
     }
+    if (s->points_speed > 0) {
+        cJSON *sp = cJSON_AddObjectToObject(j, "speed");
+        cJSON_AddBoolToObject(sp, "measured", o->speedup > 0);
+        cJSON_AddStringToObject(sp, "baseline", s->baseline_text ? s->baseline_text : "");
+        cJSON_AddNumberToObject(sp, "baseline_ms", o->baseline_ms);
+        cJSON_AddNumberToObject(sp, "student_ms", o->student_ms);
+        cJSON_AddNumberToObject(sp, "speedup", o->speedup);
+        cJSON_AddNumberToObject(sp, "min_speedup", s->min_speedup);
+        cJSON_AddNumberToObject(sp, "score", o->score_speed);
+        cJSON_AddNumberToObject(sp, "max_score", s->points_speed);
+    }
+    if (s->trace_size_text)
+        cJSON_AddStringToObject(j, "trace_size", s->trace_size_text);
     return j;
 }
 
@@ -401,6 +434,8 @@ char *rp_gradescope(const oc_outcome *outcomes, size_t n)
         gradescope_test(tests, o, "correctness", o->score_correct, s->points_correct, text);
         gradescope_test(tests, o, "load coalescing", o->score_load, s->points_load, o->reason);
         gradescope_test(tests, o, "store coalescing", o->score_store, s->points_store, o->reason);
+        if (s->points_speed > 0)
+            gradescope_test(tests, o, "speed", o->score_speed, s->points_speed, o->reason);
         score += o->score;
         free(text);
     }

@@ -85,6 +85,14 @@ foreach(c IN LISTS CL_LAB03_CASES)
   set_tests_properties(gpu_lab03_${c} PROPERTIES LABELS "gpu;lab03" SKIP_RETURN_CODE 77
                                                  TIMEOUT 300 RESOURCE_LOCK gpu)
 endforeach()
+set(CL_LAB04_CASES solution stub naive_x_on_columns tiles_x_on_rows swapped_index tile_edge)
+foreach(c IN LISTS CL_LAB04_CASES)
+  add_test(NAME gpu_lab04_${c}
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab04.sh ${PROJECT_BINARY_DIR}
+                   ${PROJECT_SOURCE_DIR} ${c})
+  set_tests_properties(gpu_lab04_${c} PROPERTIES LABELS "gpu;lab04" SKIP_RETURN_CODE 77
+                                                 TIMEOUT 300 RESOURCE_LOCK gpu)
+endforeach()
 add_test(NAME gpu_counters_vs_ncu
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/counters_vs_ncu.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(gpu_counters_vs_ncu PROPERTIES LABELS "gpu;lab01" SKIP_RETURN_CODE 77

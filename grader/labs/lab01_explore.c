@@ -82,13 +82,7 @@ int lab01_explore(const wk_job *job)
     double sol = 2.0 * cc.bytes / (copy.median_ms * 1e-3);
     cudaFree(cc.dst);
 
-    char csv_path[4096];
-    snprintf(csv_path, sizeof csv_path, "%s/explore.csv", job->workdir);
-    FILE *csv = fopen(csv_path, "w");
-    if (!csv) {
-        fprintf(stderr, "cannot write '%s'\n", csv_path);
-        return WK_EXIT_IO;
-    }
+    FILE *csv = wk_explore_csv(job);
     fprintf(csv, "run_bytes,elem_bytes,pitch_bytes,sectors_per_request,model_efficiency,"
                  "nsight_bytes_per_sector,median_ms,useful_gb_s,percent_of_copy\n");
     printf("lab 01 explore on %s: %.0f GB/s same-run copy (read + write), 1 GiB footprint\n",

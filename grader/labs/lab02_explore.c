@@ -54,13 +54,7 @@ int lab02_explore(const wk_job *job)
     CL_CUDA_CHECK(tm_measure(copy_work, &cc, &opt, &copy));
     double sol = 2.0 * cc.bytes / (copy.median_ms * 1e-3);
 
-    char path[4096];
-    snprintf(path, sizeof path, "%s/explore.csv", job->workdir);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "cannot write '%s'\n", path);
-        return WK_EXIT_IO;
-    }
+    FILE *csv = wk_explore_csv(job);
     fprintf(csv, "stride,model_sectors_per_request,model_efficiency,counters_efficiency,"
                  "counters_sectors_per_request,median_ms,useful_gb_s,percent_of_copy\n");
     printf("lab 02 explore on %s: reads 'stride' words apart, writes consecutive; %.0f GB/s "

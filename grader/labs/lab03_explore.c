@@ -38,13 +38,7 @@ int lab03_explore(const wk_job *job)
     CL_CUDA_CHECK(cudaMemset(a, 0, bytes));
     tm_options opt = {.warmup = 2, .repeats = 9, .flush_bytes = 4 * job->dev.l2_bytes};
 
-    char path[4096];
-    snprintf(path, sizeof path, "%s/explore.csv", job->workdir);
-    FILE *csv = fopen(path, "w");
-    if (!csv) {
-        fprintf(stderr, "cannot write '%s'\n", path);
-        return WK_EXIT_IO;
-    }
+    FILE *csv = wk_explore_csv(job);
     fprintf(csv, "way,median_us,gb_s,counters_sectors_per_request,counters_efficiency\n");
     printf("lab 03 explore on %s: sums of a %d x %d row-major matrix (%.0f MB)\n", job->dev.name,
            side, side, bytes / 1e6);

@@ -26,7 +26,8 @@
 
 cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
-static const wk_lab *const wk_labs[] = {&wk_lab01, &wk_lab02, &wk_lab03, &wk_lab_patterns};
+static const wk_lab *const wk_labs[] = {&wk_lab01, &wk_lab02, &wk_lab03, &wk_lab04,
+                                        &wk_lab_patterns};
 
 /* ---- services for the labs (worker.h) ---- */
 
@@ -94,6 +95,18 @@ int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t 
     wk_save(job, name, host, bytes);
     free(host);
     return wk_guards_intact(dev, bytes);
+}
+
+FILE *wk_explore_csv(const wk_job *job)
+{
+    char *path = path_in(job, "explore.csv");
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "cannot write '%s'\n", path);
+        exit(WK_EXIT_IO);
+    }
+    free(path);
+    return f;
 }
 
 void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes)
@@ -216,6 +229,12 @@ static int mode_run(const wk_job *job, const wk_lab *lab, int timing, cJSON *roo
         cJSON *t = cJSON_AddObjectToObject(root, "timing");
         cJSON_AddItemToObject(t, "student", timing_json(&student, useful));
         cJSON_AddItemToObject(t, "sol_copy", timing_json(&sol, 2.0 * (double)sc.bytes));
+        if (lab->baseline) {
+            /* The grader's own kernel for the same task, on the same inputs, same run. */
+            tm_result base;
+            CL_CUDA_CHECK(tm_measure(lab->baseline, state, &opt, &base));
+            cJSON_AddItemToObject(t, "baseline", timing_json(&base, useful));
+        }
         cJSON_AddNumberToObject(t, "flush_bytes", (double)opt.flush_bytes);
         write_result(job, root);
     }
@@ -231,12 +250,15 @@ static const char *status_name(ct_status s)
 
 /* One launch for the trace engine, which was injected into this process by the grader
  * (CUDA_INJECTION64_PATH) and writes its own results. */
-static int mode_trace(const wk_job *job, const wk_lab *lab, cJSON *root)
+static int mode_trace(wk_job *job, const wk_lab *lab, cJSON *root)
 {
+    job->trace = 1;
     void *state = open_lab(job, lab);
     CL_CUDA_CHECK(lab->launch(state));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     cJSON_AddBoolToObject(root, "launched", 1);
+    /* The lab may have set up a smaller problem for the trace: its own least bytes. */
+    cJSON_AddNumberToObject(root, "useful_bytes", lab->useful_bytes(state));
     write_result(job, root);
     lab->close(state);
     return 0;

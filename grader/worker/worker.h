@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cuda_runtime_api.h>
 
 #include "devinfo.h"
@@ -31,6 +32,7 @@ typedef struct wk_job {
     const char *workdir;
     void *kernel_so; /* dlopen handle of the student's kernel object, NULL in explore mode */
     di_info dev;
+    int trace; /* the trace engine is injected: labs that offer one set up their smaller problem */
 } wk_job;
 
 /* Finds symbol name in the kernel object; on failure prints why and exits WK_EXIT_CONTRACT. */
@@ -42,6 +44,9 @@ void *wk_alloc_guarded(size_t bytes);
 /* Returns 1 when both guards of a wk_alloc_guarded() block still hold the poison, else 0. */
 int wk_guards_intact(const void *ptr, size_t bytes);
 void wk_free_guarded(void *ptr);
+
+/* Opens WORKDIR/explore.csv for an explore run's table; exits WK_EXIT_IO on failure. */
+FILE *wk_explore_csv(const wk_job *job);
 
 /* Writes bytes of host memory to WORKDIR/NAME.bin; exits WK_EXIT_IO on failure. */
 void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes);
@@ -66,11 +71,15 @@ typedef struct wk_lab {
     void (*close)(void *state);
     /* Optional: the lab's explore run (grader-owned kernels); prints a table, writes CSV. */
     int (*explore)(const wk_job *job);
+    /* Optional: the grader's own kernel for the same task on the same state, timed beside the
+     * student's launch for the lab's speed gate. Writes only the lab's scratch output. */
+    cudaError_t (*baseline)(void *state);
 } wk_lab;
 
 extern const wk_lab wk_lab01;
 extern const wk_lab wk_lab02;
 extern const wk_lab wk_lab03;
+extern const wk_lab wk_lab04;
 extern const wk_lab wk_lab_patterns;
 
 #ifdef __cplusplus

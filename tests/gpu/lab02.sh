@@ -5,28 +5,8 @@
 # Exits 77 (skipped) without a GPU.
 set -u
 build=$1 src=$2 case=$3
-nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
-grade=$build/grade jget=$build/json-get
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-report=$out/report.json
-fail() { echo "FAIL ($case): $*"; tail -20 "$out/stderr" 2>/dev/null; exit 1; }
-get() { "$jget" "$report" "$1" || fail "report has no '$1'"; }
-ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
-
-case $case in
-solution) set -- --solution 02 ;;
-stub) set -- 02 ;;
-*) set -- --kernel "$src/tests/submissions/02-stride/$case.cu" 02 ;;
-esac
-"$grade" --format json --output "$report" --seed 11 "$@" 2>"$out/stderr"
-status=$?
-"$jget" "$report" passed >/dev/null || fail "the JSON report does not parse (exit status $status)"
-verdict=$(get labs.0.verdict)
-ld=$(get labs.0.coalescing.loads.efficiency 2>/dev/null) st=$(get labs.0.coalescing.stores.efficiency 2>/dev/null)
-echo "$case: exit $status, verdict $verdict, loads $ld, stores $st, reason: $(get labs.0.reason)"
-expect_fail() { [ "$status" -eq 1 ] && [ "$verdict" = FAIL ] || fail "expected FAIL with status 1"; }
-correct() { [ "$(get labs.0.correctness.passed)" = true ] || fail "must be correct"; }
+. "$src/tests/gpu/lib.sh"
+grade_case 02 stride 11
 
 case $case in
 solution)

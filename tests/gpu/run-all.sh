@@ -35,6 +35,12 @@ echo "=== lab 03: stub, solution, explore"
 "$build/grade" --solution 03 --seed 13 >> "$logs/lab03.txt" 2>&1
 grep -v '^\[03\]' "$logs/lab03.txt"
 "$build/grade" --explore 03 --csv "$logs/explore-03.csv" 2>&1 | tee "$logs/explore-03.txt"
+echo "=== lab 04: stub, solution, explore, speed-up over seeds"
+"$build/grade" 04 --seed 17 > "$logs/lab04.txt" 2>&1
+"$build/grade" --solution 04 --seed 17 >> "$logs/lab04.txt" 2>&1
+grep -v '^\[04\]' "$logs/lab04.txt"
+"$build/grade" --explore 04 --csv "$logs/explore-04.csv" 2>&1 | tee "$logs/explore-04.txt"
+bash tests/gpu/speed_spread.sh "$build" 2>&1 | tee "$logs/speed-spread.txt"
 echo "=== the student's path: make -f Makefile.student grade LAB=01 (plain compilers, no CMake)"
 ( time make -s -f Makefile.student -j"$(nproc)" grade LAB=01 ARGS="--seed 7" ) > "$logs/make-grade.txt" 2>&1
 tail -22 "$logs/make-grade.txt"
@@ -62,11 +68,12 @@ grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$logs/ctest.log" | he
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %.0f s\n", b - a, "'"$(nproc)"' cores", c - b }'
 grep -h "^real" "$logs/stub.txt" "$logs/solution.txt" | sed 's/^/grade LAB=01 wall: /'
 cat "$logs/stub.txt" "$logs/solution.txt" "$logs/lab02.txt" "$logs/lab03.txt" \
-    "$logs/explore-02.txt" "$logs/explore-03.txt" "$logs/make-grade.txt" \
+    "$logs/explore-02.txt" "$logs/explore-03.txt" "$logs/lab04.txt" "$logs/explore-04.txt" \
+    "$logs/speed-spread.txt" "$logs/make-grade.txt" \
     "$logs/doctor-nobody.txt" > "$keep/views.txt" 2>/dev/null
 cat "$logs/engines-agree.txt" "$logs/engines-agree-nobody.txt" "$logs/timing-by-engine.txt" \
     > "$keep/engines.txt" 2>/dev/null
 cp "$logs/ctest.log" "$logs/explore-01.csv" "$logs/explore-02.csv" "$logs/explore-03.csv" \
-    "$keep/" 2>/dev/null
+    "$logs/explore-04.csv" "$keep/" 2>/dev/null
 cp "$logs/explain-01.svg" "$keep/" 2>/dev/null
 exit $ctest_status

@@ -461,6 +461,117 @@ static void test_decide_hint_without_lab_advice(void **state)
     assert_lacks(o.hint, "grid-stride");
 }
 
+/* ---- the speed gate and a smaller traced problem (lab 04's kind of spec) ---- */
+
+static const lab_spec gated_spec = {
+    .id = "43",
+    .slug = "gated",
+    .title = "Gated",
+    .summary = "for tests",
+    .min_load_eff = 0.90,
+    .min_store_eff = 0.90,
+    .points_correct = 40,
+    .points_load = 20,
+    .points_store = 10,
+    .points_speed = 25,
+    .min_speedup = 1.5,
+    .baseline_text = "the grader's slow kernel",
+    .speed_hint = "Gated's speed advice.",
+    .trace_size_text = "a smaller problem",
+    .size_text = "n = 1",
+    .efficiency_hint = "Gated's own advice.",
+};
+
+/* Coalesced or not as asked, timed at student_ms against a 3 ms baseline. */
+static oc_outcome gated_outcome(uint64_t load_spr, double student_ms)
+{
+    oc_outcome o = traced_outcome(load_spr, 4);
+    o.spec = &gated_spec;
+    o.timed = 1;
+    o.baseline_ms = 3.0;
+    o.student_ms = student_ms;
+    return o;
+}
+
+static void test_decide_speed_gate_passes(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 1.5); /* 2x */
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 95, 95);
+    assert_int_equal(o.score_speed, 25);
+    assert_close(o.speedup, 2.0, 1e-12);
+    assert_contains(o.reason, "2.00x as fast as the grader's slow kernel (need >= 1.50x)");
+}
+
+static void test_decide_speed_gate_is_inclusive(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 2.0); /* exactly 1.5x */
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 95, 95);
+}
+
+static void test_decide_coalesced_but_slow_loses_only_speed(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 2.5); /* 1.2x */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 70, 95);
+    assert_int_equal(o.score_speed, 0);
+    assert_contains(o.reason, "correct and coalesced, but only 1.20x as fast");
+    assert_string_equal(o.hint, "Gated's speed advice.");
+}
+
+static void test_decide_uncoalesced_and_slow_names_both(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(32, 6.0); /* 0.5x, loads at 12.5% */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 50, 95);
+    assert_contains(o.reason, "loads are not coalesced enough; and only 0.50x");
+    assert_contains(o.hint, "The load on line 22"); /* coalescing first */
+    assert_contains(o.hint, "Gated's own advice.");
+}
+
+static void test_decide_speed_not_timed_is_not_graded(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 1.0);
+    o.timed = 0; /* --no-timing */
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 70, 95);
+    assert_contains(o.hint, "without --no-timing");
+}
+
+static void test_decide_speed_counts_when_coalescing_is_not_measured(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 1.0); /* 3x */
+    o.trace = OC_ENGINE_UNSUPPORTED;
+    o.counters = OC_ENGINE_NO_PERMISSION;
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 65, 95);
+    assert_close(o.speedup, 3.0, 1e-12);
+    assert_contains(o.hint, "your correctness and speed points are kept");
+}
+
+static void test_decide_smaller_trace_uses_its_own_bytes(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 1.0);
+    o.useful_bytes = 1e9;            /* the full problem: far more than the trace saw */
+    o.trace_useful_bytes = 200000.0; /* the traced one: 2 x 1000 x 128 bytes is enough */
+    o.load = traffic(1000, 32, 128); /* full-size counters differ: not compared */
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 95, 95);
+    assert_string_equal(o.disagreement, "");
+    o.trace_useful_bytes = 1e6; /* more than the trace moved */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 95);
+    assert_contains(o.reason, "moved only 0.26 MB of the 1.00 MB");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +600,13 @@ int main(void)
         cmocka_unit_test(test_decide_no_global_loads),
         cmocka_unit_test(test_decide_no_global_stores),
         cmocka_unit_test(test_decide_hint_without_lab_advice),
+        cmocka_unit_test(test_decide_speed_gate_passes),
+        cmocka_unit_test(test_decide_speed_gate_is_inclusive),
+        cmocka_unit_test(test_decide_coalesced_but_slow_loses_only_speed),
+        cmocka_unit_test(test_decide_uncoalesced_and_slow_names_both),
+        cmocka_unit_test(test_decide_speed_not_timed_is_not_graded),
+        cmocka_unit_test(test_decide_speed_counts_when_coalescing_is_not_measured),
+        cmocka_unit_test(test_decide_smaller_trace_uses_its_own_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,9 @@
  * Lab 01's y.bin is the real size (LAB01_N floats, 201 MB): the check refuses any other. It is
  * written once, in a mkdtemp() folder under /tmp; each test patches a few elements and its
  * teardown puts them back, and the folder is removed at the end. Peak memory is about 600 MB.
+ *
+ * Lab 04's check is tried on a product computed here in float, one term after another (as a
+ * naive kernel adds them): it must pass within the tolerance, and one missing term must not.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, truncate */
 
@@ -27,6 +30,7 @@
 
 #include "lab.h"
 #include "lab01_data.h"
+#include "lab04_data.h"
 
 #define SEED UINT64_C(20240917)
 #define Y_BYTES (LAB01_N * sizeof(float))
@@ -190,7 +194,16 @@ static void test_table_lists_lab01(void **state)
         assert_non_null(s->check);
         assert_true(s->min_load_eff > 0 && s->min_load_eff <= 1);
         assert_true(s->min_store_eff > 0 && s->min_store_eff <= 1);
-        assert_int_equal(s->points_correct + s->points_load + s->points_store, 100);
+        assert_int_equal(s->points_correct + s->points_load + s->points_store + s->points_speed,
+                         100);
+        /* A speed gate names its baseline, asks for a real speed-up, and says what to do. */
+        if (s->points_speed > 0) {
+            assert_true(s->min_speedup > 1.0);
+            assert_non_null(s->baseline_text);
+            assert_non_null(s->speed_hint);
+        } else {
+            assert_true(s->min_speedup == 0.0);
+        }
     }
 }
 
@@ -337,6 +350,64 @@ static void test_lab01_check_missing_output(void **state)
     assert_string_equal(c.details, "the kernel's run saved no 'y'");
 }
 
+/* ---- lab 04 ---- */
+
+static void test_lab04_reference_by_hand(void **state)
+{
+    (void)state;
+    /* [1 2 3; 4 5 6] times [7 8; 9 10; 11 12] = [58 64; 139 154] */
+    const float a[] = {1, 2, 3, 4, 5, 6}, b[] = {7, 8, 9, 10, 11, 12};
+    float c[4];
+    assert_int_equal(lab04_reference(a, b, c, 2, 2, 3), 0);
+    assert_true(c[0] == 58 && c[1] == 64 && c[2] == 139 && c[3] == 154);
+}
+
+static lab_spec const *lab04(void)
+{
+    const lab_spec *s = lab_find("04");
+    assert_non_null(s);
+    return s;
+}
+
+static void test_lab04_check_float_sums_and_a_missing_term(void **state)
+{
+    (void)state;
+    const int m = LAB04_M, n = LAB04_N, k = LAB04_K;
+    float *a = malloc((size_t)m * k * sizeof(float)), *b = malloc((size_t)k * n * sizeof(float));
+    float *c = malloc((size_t)m * n * sizeof(float));
+    assert_true(a && b && c);
+    lab04_fill(SEED, a, b, m, n, k);
+    /* Distinct values of magnitude in [1, 2), as the lab promises. */
+    for (size_t i = 0; i < (size_t)m * k; i += 9973)
+        assert_true(fabsf(a[i]) >= 1.0f && fabsf(a[i]) < 2.0f);
+    for (size_t r = 0; r < (size_t)m; ++r)
+        for (size_t col = 0; col < (size_t)n; ++col) {
+            float sum = 0.0f;
+            for (size_t i = 0; i < (size_t)k; ++i)
+                sum += a[r * k + i] * b[i * n + col];
+            c[r * n + col] = sum;
+        }
+    write_file(otherdir, "c.bin", c, (size_t)m * n * sizeof(float));
+    lab_check got;
+    assert_int_equal(lab04()->check(otherdir, SEED, &got), 0);
+    if (!got.passed)
+        fail_msg("float sums fail the check: %s", got.details);
+    assert_int_equal(got.checked, (size_t)m * n);
+
+    /* The last element without its last term: what an edge test that stops one short gives. */
+    size_t last = (size_t)m * n - 1;
+    c[last] -= a[(size_t)m * k - 1] * b[(size_t)k * n - 1];
+    write_file(otherdir, "c.bin", c, (size_t)m * n * sizeof(float));
+    assert_int_equal(lab04()->check(otherdir, SEED, &got), 0);
+    assert_int_equal(got.passed, 0);
+    assert_int_equal(got.mismatches, 1);
+    assert_contains(got.details, "c[1319][1191]");
+    remove_in(otherdir, "c.bin");
+    free(a);
+    free(b);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +426,8 @@ int main(void)
         cmocka_unit_test_teardown(test_lab01_check_uses_seed, restore_patches),
         cmocka_unit_test(test_lab01_check_wrong_size),
         cmocka_unit_test(test_lab01_check_missing_output),
+        cmocka_unit_test(test_lab04_reference_by_hand),
+        cmocka_unit_test(test_lab04_check_float_sums_and_a_missing_term),
     };
     return cmocka_run_group_tests(tests, make_workdir, remove_workdir);
 }

@@ -507,6 +507,78 @@ static void test_gradescope_parts_and_total(void **state)
     cJSON_Delete(root);
 }
 
+/* Lab 04: traced on a smaller problem, with a speed gate; coalesced but too slow. */
+static oc_outcome slow_lab04_outcome(void)
+{
+    oc_outcome o = passed_outcome();
+    o.spec = lab_find("04");
+    assert_non_null(o.spec);
+    o.trace = OC_ENGINE_OK;
+    o.engine = "trace";
+    o.trace_loads =
+        (cl_tally){.requests = 100, .sectors = 300, .unique_bytes = 6800, .ideal_sectors = 300};
+    o.trace_stores =
+        (cl_tally){.requests = 10, .sectors = 40, .unique_bytes = 1280, .ideal_sectors = 40};
+    o.trace_sample = 1;
+    o.trace_records = 110;
+    o.timed = 1;
+    o.student_ms = 2.0;
+    o.baseline_ms = 2.1;
+    o.speedup = 1.05;
+    o.sol_bytes_per_s = 4e12;
+    o.student_bytes_per_s = 1e10;
+    o.verdict = OC_FAIL;
+    o.score = 70;
+    o.score_speed = 0;
+    o.max_score = 100;
+    strcpy(o.reason, "correct and coalesced, but only 1.05x as fast");
+    return o;
+}
+
+static void test_text_speed_gate_and_trace_size(void **state)
+{
+    (void)state;
+    oc_outcome o = slow_lab04_outcome();
+    const char *t = text_of(&o);
+    assert_contains(t, "70/100");
+    assert_contains(t, "speed        1.05x the naive kernel with x on the columns: 2.000 ms "
+                       "(1674 GFLOP/s) against 2.100 ms, same run  (need >= ");
+    assert_contains(t, "too slow");
+    assert_contains(t, "the trace ran the same kernel on 136 x 104 times 104 x 200");
+    assert_contains(t, "counters, at full size: 4.0 and 4.0 sectors/request");
+    assert_lacks(t, "counters agree");
+}
+
+static void test_json_and_gradescope_speed_part(void **state)
+{
+    (void)state;
+    oc_outcome o = slow_lab04_outcome();
+    rp_manifest m = {.version = "t", .seed = 1};
+    char *text = rp_json(&m, &o, 1);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    cJSON *lab = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "labs"), 0);
+    cJSON *speed = cJSON_GetObjectItem(lab, "speed");
+    assert_non_null(speed);
+    assert_close(cJSON_GetObjectItem(speed, "speedup")->valuedouble, 1.05, 1e-12);
+    assert_close(cJSON_GetObjectItem(speed, "baseline_ms")->valuedouble, 2.1, 1e-12);
+    assert_int_equal(cJSON_GetObjectItem(speed, "max_score")->valueint, 30);
+    assert_non_null(cJSON_GetObjectItem(lab, "trace_size"));
+    cJSON_Delete(root);
+
+    text = rp_gradescope(&o, 1);
+    root = cJSON_Parse(text);
+    free(text);
+    cJSON *tests = cJSON_GetObjectItem(root, "tests");
+    assert_int_equal(cJSON_GetArraySize(tests), 4);
+    cJSON *t = cJSON_GetArrayItem(tests, 3);
+    assert_string_equal(cJSON_GetObjectItem(t, "name")->valuestring, "lab 04 matmul: speed");
+    assert_int_equal(cJSON_GetObjectItem(t, "score")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(t, "max_score")->valueint, 30);
+    cJSON_Delete(root);
+}
+
 static void test_junit_cases_failures_and_escaping(void **state)
 {
     (void)state;
@@ -548,6 +620,8 @@ int main(void)
         cmocka_unit_test(test_text_compile_failure_shows_log),
         cmocka_unit_test(test_text_wrong_output_shows_details),
         cmocka_unit_test(test_text_wraps_long_lines),
+        cmocka_unit_test(test_text_speed_gate_and_trace_size),
+        cmocka_unit_test(test_json_and_gradescope_speed_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,92 @@
+/*
+ * lab04_spec.c - how lab 04 (matrix multiplication) is graded.
+ *
+ * Correctness on a 1320 x 1064 by 1064 x 1192 product; coalescing from the trace of a
+ * 136 x 104 by 104 x 200 product (the same kernel, a problem small enough to trace every load
+ * of a naive kernel); speed against the grader's own naive kernel with the right mapping, timed
+ * in the same run. Thresholds from H200 measurements (tests/gpu/RESULTS.md): see the numbers
+ * beside each.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "lab.h"
+#include "lab04_data.h"
+
+static int lab04_check(const char *workdir, uint64_t seed, lab_check *out)
+{
+    const int m = LAB04_M, n = LAB04_N, k = LAB04_K;
+    memset(out, 0, sizeof *out);
+    float *c = lab_load_output(workdir, "c", (size_t)m * n * sizeof(float), out->details,
+                               sizeof out->details);
+    float *a = malloc((size_t)m * k * sizeof(float)), *b = malloc((size_t)k * n * sizeof(float));
+    float *want = malloc((size_t)m * n * sizeof(float));
+    int rc = -1;
+    if (c && a && b && want) {
+        lab04_fill(seed, a, b, m, n, k);
+        if (lab04_reference(a, b, want, m, n, k) == 0) {
+            /* Every product has a magnitude in [1, 4), so a missing, extra or wrong term moves
+             * a sum by 1 or more; float rounding over k terms stays below a few hundredths. */
+            const cmp_tolerance tol = {.abs = 0.0625, .rel = 2e-5};
+            cmp_result res;
+            cmp_floats(c, want, m, n, tol, &res);
+            out->checked = res.checked;
+            out->mismatches = res.mismatches;
+            out->unwritten = cmp_count_bits(c, (size_t)m * n, 0xffffffffu); /* the poison */
+            FILE *details = fmemopen(out->details, sizeof out->details, "w");
+            if (details) {
+                cmp_describe(details, "c", &res, n, tol);
+                if (out->unwritten)
+                    fprintf(details,
+                            "%zu elements of 'c' were never written (still the poison NaN)\n",
+                            out->unwritten);
+                fclose(details);
+            }
+            out->passed = out->mismatches == 0;
+            snprintf(out->summary, sizeof out->summary,
+                     "c = a b, %d x %d times %d x %d, against a CPU product in double; within "
+                     "%.4f + %.0e*|want|",
+                     m, k, k, n, tol.abs, tol.rel);
+            rc = 0;
+        } else {
+            snprintf(out->details, sizeof out->details, "out of host memory for the reference");
+        }
+    }
+    free(c);
+    free(a);
+    free(b);
+    free(want);
+    return rc;
+}
+
+const lab_spec lab04_spec = {
+    .id = "04",
+    .slug = "matmul",
+    .title = "Matrix multiplication",
+    .summary = "C = A B: x on the columns, then tiles in shared memory that beat the naive kernel",
+    .min_load_eff = 0.90,
+    .min_store_eff = 0.90,
+    .points_correct = 40,
+    .points_load = 20,
+    .points_store = 10,
+    .points_speed = 30,
+    .min_speedup = 1.10,
+    .baseline_text = "the naive kernel with x on the columns",
+    .size_text = "1320 x 1064 times 1064 x 1192 floats (3.3 GFLOP)",
+    .trace_size_text = "the trace ran the same kernel on 136 x 104 times 104 x 200 (every "
+                       "warp traced); correctness and time are from the full size",
+    .check = lab04_check,
+    .efficiency_hint = "In lab 04 that means: C is row-major, so give threadIdx.x the column "
+                       "(col = blockIdx.x * blockDim.x + threadIdx.x): then B's and C's "
+                       "accesses run along a row, and A's element is the same for the whole "
+                       "warp (a broadcast). When you load tiles, give threadIdx.x the column "
+                       "inside each tile too.",
+    .flop = 2.0 * LAB04_M * LAB04_N * LAB04_K,
+    .speed_hint = "Coalesced is the first half. Now cut the loads: let a block copy a tile of A "
+                  "and a tile of B into __shared__ memory once, __syncthreads(), and have "
+                  "every thread read its pairs from there (handouts/04-matmul.md, 'Tiles').",
+    .explore_plot = NULL,
+};

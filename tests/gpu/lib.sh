@@ -1,0 +1,42 @@
+# lib.sh - what the per-lab GPU tests share; sourced by labNN.sh, which first sets
+#     build (the build folder), src (the source folder), case (solution, stub or a mutant's name)
+# and then calls grade_case NN SLUG SEED to grade it with the real grader (JSON report).
+# Afterwards: status (grade's exit status), verdict, ld and st (graded efficiencies, may be
+# empty), and the helpers fail, get, ge, expect_fail, correct, wrong.
+# Exits 77 (skipped) when this machine has no GPU.
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
+grade=$build/grade jget=$build/json-get
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+report=$out/report.json
+
+fail() { echo "FAIL ($case): $*"; tail -20 "$out/stderr" 2>/dev/null; exit 1; }
+get() { "$jget" "$report" "$1" || fail "report has no '$1'"; }
+# ge A B: A >= B, as numbers
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+expect_fail() { [ "$status" -eq 1 ] && [ "$verdict" = FAIL ] || fail "expected FAIL with status 1"; }
+correct() { [ "$(get labs.0.correctness.passed)" = true ] || fail "must be correct"; }
+# wrong: must fail correctness, with the coordinates of a wrong element in the details
+wrong() {
+    expect_fail
+    [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness"
+    get labs.0.correctness.details | grep -q '\[' || fail "no coordinates shown"
+}
+
+# grade_case NN SLUG SEED [GRADE OPTIONS...]
+grade_case() {
+    lab=$1 slug=$2 seed=$3
+    shift 3
+    case $case in
+    solution) set -- "$@" --solution "$lab" ;;
+    stub) set -- "$@" "$lab" ;;
+    *) set -- "$@" --kernel "$src/tests/submissions/$lab-$slug/$case.cu" "$lab" ;;
+    esac
+    "$grade" --format json --output "$report" --seed "$seed" "$@" 2>"$out/stderr"
+    status=$?
+    "$jget" "$report" passed >/dev/null || fail "the JSON report does not parse (exit status $status)"
+    verdict=$(get labs.0.verdict)
+    ld=$("$jget" "$report" labs.0.coalescing.loads.efficiency 2>/dev/null)
+    st=$("$jget" "$report" labs.0.coalescing.stores.efficiency 2>/dev/null)
+    echo "$case: exit $status, verdict $verdict, loads $ld, stores $st, reason: $(get labs.0.reason)"
+}
