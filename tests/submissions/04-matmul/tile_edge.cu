@@ -1,5 +1,7 @@
-// Mutant: an off-by-one tile edge. A's last tile along k takes one column too many (t + tx <= k),
-// which is the first element of the next row: one extra term in every sum. Must fail correctness.
+// Mutant: an off-by-one tile edge. A's last tile along k takes one column too many (t + tx <= k).
+// In every row but the last that column is the next row's first element, multiplied by a zero of
+// B's tile, so it does no harm; in the last row it lies past the end of A, where the grader's
+// guard holds NaN, and the whole last row of C comes out NaN. Must fail correctness.
 #include "lab04.h"
 
 #define TILE 32
