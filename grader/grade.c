@@ -327,6 +327,10 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
             o->store.requests += num(k, "st_requests");
             o->store.sectors += num(k, "st_sectors");
             o->store.bytes += num(k, "st_bytes");
+            o->shared_ld_requests += num(k, "shared_ld_requests");
+            o->shared_st_requests += num(k, "shared_st_requests");
+            o->shared_ld_conflicts += num(k, "shared_ld_conflicts");
+            o->shared_st_conflicts += num(k, "shared_st_conflicts");
             const char *name = str(k, "name");
             if (used < sizeof o->counters_kernels && name[strspn(name, "0123456789")] != '\0')
                 used +=

@@ -51,6 +51,8 @@ typedef struct lab_spec {
      * every thread loops over a long dimension would take minutes under the tracer): what it
      * runs, for the report. Trace and counters are then not compared with each other. */
     const char *trace_size_text;
+    /* Show shared-memory bank conflicts (from the counters, when they can be read); not graded. */
+    int report_bank_conflicts;
 } lab_spec;
 
 extern const lab_spec *const lab_table[];

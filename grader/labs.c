@@ -12,8 +12,12 @@ extern const lab_spec lab01_spec;
 extern const lab_spec lab02_spec;
 extern const lab_spec lab03_spec;
 extern const lab_spec lab04_spec;
+extern const lab_spec lab05_spec;
+extern const lab_spec lab06_spec;
+extern const lab_spec lab07_spec;
 
-const lab_spec *const lab_table[] = {&lab01_spec, &lab02_spec, &lab03_spec, &lab04_spec};
+const lab_spec *const lab_table[] = {&lab01_spec, &lab02_spec, &lab03_spec, &lab04_spec,
+                                     &lab05_spec, &lab06_spec, &lab07_spec};
 const size_t lab_count = sizeof lab_table / sizeof lab_table[0];
 
 const lab_spec *lab_find(const char *name)

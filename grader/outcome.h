@@ -71,6 +71,8 @@ typedef struct oc_outcome {
     char counters_why[512];
     char counters_kernels[512]; /* the kernels it saw, comma-separated */
     oc_traffic load, store;
+    /* shared memory, as the counters saw it: warp-level instructions and bank conflicts */
+    double shared_ld_requests, shared_st_requests, shared_ld_conflicts, shared_st_conflicts;
 
     /* trace engine */
     oc_engine_state trace;

@@ -175,6 +175,13 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
                 "bandwidth", o->student_bytes_per_s / 1e9,
                 100 * o->student_bytes_per_s / o->sol_bytes_per_s, o->sol_bytes_per_s / 1e9,
                 o->student_ms);
+    if (s->report_bank_conflicts && o->counters == OC_ENGINE_OK)
+        fprintf(out,
+                "  %-12s %.2f bank conflicts per shared load, %.2f per shared store  (shown, "
+                "not graded)\n",
+                "shared mem",
+                o->shared_ld_requests > 0 ? o->shared_ld_conflicts / o->shared_ld_requests : 0.0,
+                o->shared_st_requests > 0 ? o->shared_st_conflicts / o->shared_st_requests : 0.0);
     if (s->points_speed > 0 && o->speedup > 0) {
         char rate[64] = "";
         if (s->flop > 0)
@@ -316,6 +323,13 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddStringToObject(ct, "state", engine_word(o->counters));
     cJSON_AddStringToObject(ct, "why", o->counters_why);
     cJSON_AddStringToObject(ct, "kernels", o->counters_kernels);
+    if (o->counters == OC_ENGINE_OK) {
+        cJSON *sh = cJSON_AddObjectToObject(ct, "shared");
+        cJSON_AddNumberToObject(sh, "ld_requests", o->shared_ld_requests);
+        cJSON_AddNumberToObject(sh, "st_requests", o->shared_st_requests);
+        cJSON_AddNumberToObject(sh, "ld_bank_conflicts", o->shared_ld_conflicts);
+        cJSON_AddNumberToObject(sh, "st_bank_conflicts", o->shared_st_conflicts);
+    }
     if (o->efficiency_measured && by_trace(o)) {
         cJSON_AddItemToObject(e, "loads",
                               tally_eff_json(&o->trace_loads, o->load_eff, s->min_load_eff));

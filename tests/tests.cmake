@@ -93,6 +93,18 @@ foreach(c IN LISTS CL_LAB04_CASES)
   set_tests_properties(gpu_lab04_${c} PROPERTIES LABELS "gpu;lab04" SKIP_RETURN_CODE 77
                                                  TIMEOUT 300 RESOURCE_LOCK gpu)
 endforeach()
+set(CL_LAB05_CASES solution stub strided_corner_turn transpose_edge unpadded)
+set(CL_LAB06_CASES solution stub naive_conversion float4_aos swapped_fields)
+set(CL_LAB07_CASES solution stub pitch_unused writes_padding packed_upload)
+foreach(lab 05 06 07)
+  foreach(c IN LISTS CL_LAB${lab}_CASES)
+    add_test(NAME gpu_lab${lab}_${c}
+             COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab${lab}.sh ${PROJECT_BINARY_DIR}
+                     ${PROJECT_SOURCE_DIR} ${c})
+    set_tests_properties(gpu_lab${lab}_${c} PROPERTIES LABELS "gpu;lab${lab}" SKIP_RETURN_CODE 77
+                                                       TIMEOUT 300 RESOURCE_LOCK gpu)
+  endforeach()
+endforeach()
 add_test(NAME gpu_counters_vs_ncu
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/counters_vs_ncu.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(gpu_counters_vs_ncu PROPERTIES LABELS "gpu;lab01" SKIP_RETURN_CODE 77

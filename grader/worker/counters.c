@@ -13,13 +13,17 @@
 #include <string.h>
 #include <time.h>
 
-const char *const ct_metric_names[6] = {
+const char *const ct_metric_names[CT_NMETRICS] = {
     "smsp__sass_inst_executed_op_global_ld.sum",
     "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
     "smsp__sass_data_bytes_mem_global_op_ld.sum",
     "smsp__sass_inst_executed_op_global_st.sum",
     "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
     "smsp__sass_data_bytes_mem_global_op_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 };
 
 static double now_ms(void)
@@ -61,7 +65,7 @@ void ct_profile(tm_work work, void *ctx, ct_result *res)
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-#define NMETRICS 6
+#define NMETRICS CT_NMETRICS
 
 typedef struct session {
     CUpti_Profiler_Host_Object *host;
@@ -321,6 +325,10 @@ static int measure(session *s, ct_result *res, tm_work work, void *ctx)
         k->st_requests = v[3];
         k->st_sectors = v[4];
         k->st_bytes = v[5];
+        k->sh_ld_requests = v[6];
+        k->sh_st_requests = v[7];
+        k->sh_ld_conflicts = v[8];
+        k->sh_st_conflicts = v[9];
     }
     res->nkernels = (int)n;
     rc = 0;

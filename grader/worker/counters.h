@@ -3,8 +3,9 @@
  * work, read in process through CUPTI's Range Profiler and Profiler Host APIs (CUDA 12.6
  * Update 2 or newer), with automatic ranges (one per kernel) and kernel replay.
  *
- * One pass reads six counters per kernel: global load and store instructions executed
- * (warp-level requests), the 32-byte sectors they touched, and the bytes they asked for.
+ * It reads, per kernel: global load and store instructions executed (warp-level requests), the
+ * 32-byte sectors they touched, and the bytes they asked for; and shared-memory load and store
+ * instructions with their bank conflicts.
  * Reading counters needs permission (admin-only by default on Linux and Windows); without it
  * the engine says so, it does not fail the student.
  */
@@ -30,6 +31,9 @@ typedef struct ct_kernel {
     char name[256];
     double ld_requests, ld_sectors, ld_bytes; /* smsp__sass_inst_executed_op_global_ld.sum, ... */
     double st_requests, st_sectors, st_bytes;
+    /* shared memory: warp-level load and store instructions, and the bank conflicts they met
+     * (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum, ..._st.sum) */
+    double sh_ld_requests, sh_st_requests, sh_ld_conflicts, sh_st_conflicts;
 } ct_kernel;
 
 typedef struct ct_result {
@@ -43,8 +47,10 @@ typedef struct ct_result {
     double setup_ms, measure_ms;
 } ct_result;
 
-/* The six metric names, in ct_kernel's field order (ld: requests, sectors, bytes; st: ...). */
-extern const char *const ct_metric_names[6];
+/* The metric names, in ct_kernel's field order (global ld: requests, sectors, bytes; st: ...;
+ * then shared ld and st requests, shared ld and st bank conflicts). */
+#define CT_NMETRICS 10
+extern const char *const ct_metric_names[CT_NMETRICS];
 
 /* Profiles one call of work (which launches one or more kernels) and fills *res. The current
  * CUDA device must already be selected. Never exits. */

@@ -27,7 +27,7 @@
 cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
 static const wk_lab *const wk_labs[] = {&wk_lab01, &wk_lab02, &wk_lab03, &wk_lab04,
-                                        &wk_lab_patterns};
+                                        &wk_lab05, &wk_lab06, &wk_lab07, &wk_lab_patterns};
 
 /* ---- services for the labs (worker.h) ---- */
 
@@ -84,7 +84,7 @@ static char *path_in(const wk_job *job, const char *name)
     return p;
 }
 
-int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes)
+void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes)
 {
     void *host = malloc(bytes ? bytes : 1);
     if (!host) {
@@ -94,6 +94,11 @@ int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t 
     CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
     wk_save(job, name, host, bytes);
     free(host);
+}
+
+int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes)
+{
+    wk_save_device_raw(job, name, dev, bytes);
     return wk_guards_intact(dev, bytes);
 }
 
@@ -298,6 +303,10 @@ static void add_counters(cJSON *root, const ct_result *res)
         cJSON_AddNumberToObject(o, "st_requests", k->st_requests);
         cJSON_AddNumberToObject(o, "st_sectors", k->st_sectors);
         cJSON_AddNumberToObject(o, "st_bytes", k->st_bytes);
+        cJSON_AddNumberToObject(o, "shared_ld_requests", k->sh_ld_requests);
+        cJSON_AddNumberToObject(o, "shared_st_requests", k->sh_st_requests);
+        cJSON_AddNumberToObject(o, "shared_ld_conflicts", k->sh_ld_conflicts);
+        cJSON_AddNumberToObject(o, "shared_st_conflicts", k->sh_st_conflicts);
         cJSON_AddItemToArray(ks, o);
     }
 }

@@ -51,6 +51,10 @@ FILE *wk_explore_csv(const wk_job *job);
 /* Writes bytes of host memory to WORKDIR/NAME.bin; exits WK_EXIT_IO on failure. */
 void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes);
 
+/* Copies bytes of any device memory back and saves them as NAME.bin; exits WK_EXIT_IO when
+ * host memory or the file fails. */
+void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes);
+
 /* Copies a wk_alloc_guarded() output back and saves it as NAME.bin; returns 1 when its guards
  * are intact, 0 when the kernel wrote outside it. Exits WK_EXIT_IO when host memory or the
  * file fails. */
@@ -80,6 +84,9 @@ extern const wk_lab wk_lab01;
 extern const wk_lab wk_lab02;
 extern const wk_lab wk_lab03;
 extern const wk_lab wk_lab04;
+extern const wk_lab wk_lab05;
+extern const wk_lab wk_lab06;
+extern const wk_lab wk_lab07;
 extern const wk_lab wk_lab_patterns;
 
 #ifdef __cplusplus

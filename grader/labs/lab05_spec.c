@@ -1,0 +1,104 @@
+/*
+ * lab05_spec.c - how lab 05 (corner turning) is graded.
+ *
+ * Both launchers, graded together: loads and stores over their kernels. Correctness at full
+ * size; coalescing from the trace of a smaller problem (as in lab 04); bank conflicts from the
+ * counters at full size, shown and not graded. Thresholds from H200 measurements
+ * (tests/gpu/RESULTS.md): the stub's strided tile copy and column writes leave loads and stores
+ * near a quarter; the solution's are whole sectors. 90% sits far from both.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "lab.h"
+#include "lab04_data.h"
+#include "lab05_data.h"
+
+static int lab05_check(const char *workdir, uint64_t seed, lab_check *out)
+{
+    const int m = LAB05_M, n = LAB05_N, k = LAB05_K, rows = LAB05_ROWS, cols = LAB05_COLS;
+    memset(out, 0, sizeof *out);
+    float *c = lab_load_output(workdir, "c", (size_t)m * n * sizeof(float), out->details,
+                               sizeof out->details);
+    float *tt = c ? lab_load_output(workdir, "t_out", (size_t)rows * cols * sizeof(float),
+                                    out->details, sizeof out->details)
+                  : NULL;
+    float *a = malloc((size_t)k * m * sizeof(float)), *at = malloc((size_t)m * k * sizeof(float));
+    float *b = malloc((size_t)k * n * sizeof(float)), *t = malloc((size_t)rows * cols * 4);
+    float *want_c = malloc((size_t)m * n * sizeof(float)),
+          *want_t = malloc((size_t)rows * cols * 4);
+    int rc = -1;
+    if (c && tt && a && at && b && t && want_c && want_t) {
+        lab05_fill(seed, a, b, t, m, n, k, rows, cols);
+        for (size_t i = 0; i < (size_t)k; ++i) /* A^T, for lab 04's product */
+            for (size_t r = 0; r < (size_t)m; ++r)
+                at[r * k + i] = a[i * m + r];
+        for (size_t r = 0; r < (size_t)rows; ++r)
+            for (size_t col = 0; col < (size_t)cols; ++col)
+                want_t[col * rows + r] = t[r * cols + col];
+        if (lab04_reference(at, b, want_c, m, n, k) == 0) {
+            /* As lab 04: products of magnitude 1 to 4, a wrong term moves a sum by 1 or more. */
+            const cmp_tolerance prod_tol = {.abs = 0.0625, .rel = 2e-5};
+            const cmp_tolerance exact = {.abs = 0.0, .rel = 0.0};
+            cmp_result rc_c, rc_t;
+            cmp_floats(c, want_c, m, n, prod_tol, &rc_c);
+            cmp_floats(tt, want_t, cols, rows, exact, &rc_t);
+            out->checked = rc_c.checked + rc_t.checked;
+            out->mismatches = rc_c.mismatches + rc_t.mismatches;
+            out->unwritten = cmp_count_bits(c, (size_t)m * n, 0xffffffffu) +
+                             cmp_count_bits(tt, (size_t)rows * cols, 0xffffffffu);
+            FILE *details = fmemopen(out->details, sizeof out->details, "w");
+            if (details) {
+                cmp_describe(details, "c", &rc_c, n, prod_tol);
+                cmp_describe(details, "out", &rc_t, rows, exact);
+                if (out->unwritten)
+                    fprintf(details, "%zu elements were never written (still the poison NaN)\n",
+                            out->unwritten);
+                fclose(details);
+            }
+            out->passed = out->mismatches == 0;
+            snprintf(out->summary, sizeof out->summary,
+                     "c = a^T b (a %d x %d, b %d x %d) against a CPU product in double, within "
+                     "0.0625 + 2e-05*|want|; the transpose of %d x %d exactly",
+                     k, m, k, n, rows, cols);
+            rc = 0;
+        } else {
+            snprintf(out->details, sizeof out->details, "out of host memory for the reference");
+        }
+    }
+    free(c);
+    free(tt);
+    free(a);
+    free(at);
+    free(b);
+    free(t);
+    free(want_c);
+    free(want_t);
+    return rc;
+}
+
+const lab_spec lab05_spec = {
+    .id = "05",
+    .slug = "corner-turning",
+    .title = "Corner turning",
+    .summary = "A^T B and a transpose: read along rows, turn the corner in shared memory",
+    .min_load_eff = 0.90,
+    .min_store_eff = 0.90,
+    .points_correct = 40,
+    .points_load = 30,
+    .points_store = 30,
+    .size_text = "A^T B with A 1320 x 1064 and B 1320 x 1192; transpose of 2008 x 3000",
+    .trace_size_text = "the trace ran the same kernels on A 104 x 136, B 104 x 200 and a "
+                       "136 x 200 transpose (every warp traced); correctness and time are "
+                       "from the full size",
+    .report_bank_conflicts = 1,
+    .check = lab05_check,
+    .efficiency_hint = "In lab 05 that means: read A along its rows (lane tx takes column "
+                       "row0 + tx of row t + ty of A) and store the value transposed in shared "
+                       "memory, as[tx][ty]; for the transpose, read a tile of rows into shared "
+                       "memory and write rows of the output from the tile's columns.",
+    .explore_plot = NULL,
+};

@@ -1,0 +1,29 @@
+/* lab06_data.c - see lab06_data.h. */
+#include "lab06_data.h"
+
+#include "seeded.h"
+
+void lab06_fill(uint64_t seed, float *aos, size_t n)
+{
+    /* position, velocity, mass, charge */
+    static const float lo[LAB06_FIELDS] = {-100, -100, -100, -10, -10, -10, 1, -1};
+    static const float hi[LAB06_FIELDS] = {100, 100, 100, 10, 10, 10, 10, 1};
+    sd_rng rng[LAB06_FIELDS];
+    for (int f = 0; f < LAB06_FIELDS; ++f)
+        sd_init(&rng[f], seed, 1 + (uint64_t)f);
+    for (size_t i = 0; i < n; ++i)
+        for (int f = 0; f < LAB06_FIELDS; ++f)
+            aos[i * LAB06_FIELDS + f] = sd_next_float(&rng[f], lo[f], hi[f]);
+}
+
+void lab06_reference(float *aos, size_t n, int steps, float dt, float g)
+{
+    for (int s = 0; s < steps; ++s)
+        for (size_t i = 0; i < n; ++i) {
+            float *p = aos + i * LAB06_FIELDS;
+            p[5] -= g * dt;
+            p[0] += p[3] * dt;
+            p[1] += p[4] * dt;
+            p[2] += p[5] * dt;
+        }
+}

@@ -1,0 +1,99 @@
+/*
+ * lab06_run.c - lab 06 in the grading child: the particles as structures on the GPU, the
+ * student's pack, LAB06_STEPS steps and unpack, then aos saved.
+ */
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "lab06.h"
+#include "lab06_data.h"
+#include "worker.h"
+
+_Static_assert(LAB06_STEPS == LAB06_DATA_STEPS, "lab06.h and lab06_data.h disagree on the steps");
+_Static_assert(sizeof(lab06_particle) == LAB06_FIELDS * sizeof(float), "a particle is 8 floats");
+
+typedef cudaError_t (*pack_fn)(const lab06_particle *, float *, int);
+typedef cudaError_t (*step_fn)(float *, int, float, float);
+typedef cudaError_t (*unpack_fn)(const float *, lab06_particle *, int);
+
+typedef struct lab06_state {
+    pack_fn pack;
+    step_fn step;
+    unpack_fn unpack;
+    lab06_particle *in, *out;
+    float *work;
+} lab06_state;
+
+static size_t bytes(void)
+{
+    return (size_t)LAB06_N * sizeof(lab06_particle);
+}
+
+static void *lab06_open(const wk_job *job)
+{
+    lab06_state *s = calloc(1, sizeof *s);
+    float *host = malloc(bytes());
+    if (!s || !host) {
+        free(s);
+        free(host);
+        return NULL;
+    }
+    s->pack = (pack_fn)wk_symbol(job, "lab06_pack");
+    s->step = (step_fn)wk_symbol(job, "lab06_step");
+    s->unpack = (unpack_fn)wk_symbol(job, "lab06_unpack");
+    lab06_fill(job->seed, host, LAB06_N);
+    s->in = wk_alloc_guarded(bytes());
+    s->work = wk_alloc_guarded(bytes());
+    s->out = wk_alloc_guarded(bytes());
+    CL_CUDA_CHECK(cudaMemcpy(s->in, host, bytes(), cudaMemcpyHostToDevice));
+    free(host);
+    return s;
+}
+
+/* The whole sequence, as the contract promises it: pack, the steps, unpack. */
+static cudaError_t lab06_launch(void *state)
+{
+    lab06_state *s = state;
+    cudaError_t err = s->pack(s->in, s->work, LAB06_N);
+    for (int i = 0; i < LAB06_STEPS && err == cudaSuccess; ++i)
+        err = s->step(s->work, LAB06_N, LAB06_DT, LAB06_G);
+    if (err == cudaSuccess)
+        err = s->unpack(s->work, s->out, LAB06_N);
+    return err;
+}
+
+static int lab06_save(void *state, const wk_job *job)
+{
+    lab06_state *s = state;
+    int ok = wk_save_device(job, "aos", s->out, bytes());
+    return ok && wk_guards_intact(s->in, bytes()) && wk_guards_intact(s->work, bytes());
+}
+
+static double lab06_useful_bytes(const void *state)
+{
+    (void)state;
+    /* What the steps cannot do without: position and velocity read, position and vz written.
+     * The conversions may be device-to-device copies, which no engine sees. */
+    return (double)LAB06_STEPS * LAB06_N * (6 + 4) * sizeof(float);
+}
+
+static void lab06_close(void *state)
+{
+    lab06_state *s = state;
+    wk_free_guarded(s->in);
+    wk_free_guarded(s->work);
+    wk_free_guarded(s->out);
+    free(s);
+}
+
+int lab06_explore(const wk_job *job);
+
+const wk_lab wk_lab06 = {
+    .id = "06",
+    .open = lab06_open,
+    .launch = lab06_launch,
+    .save = lab06_save,
+    .useful_bytes = lab06_useful_bytes,
+    .close = lab06_close,
+    .explore = lab06_explore,
+};

@@ -1,0 +1,23 @@
+/*
+ * lab07_data.h - lab 07's problem, shared by the grading child (which runs it) and the grader
+ * (which checks it).
+ */
+#ifndef CL_LAB07_DATA_H
+#define CL_LAB07_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 1001 x 3999 floats: a row is 4004 bytes, 4 more than a multiple of 32, so packed rows start
+ * at every 4-byte offset within a sector in turn; 16 MB an image. */
+#define LAB07_WIDTH 1001
+#define LAB07_HEIGHT 3999
+
+/* The packed input image (width * height floats, some outside [0, 1] so that clamping shows),
+ * gain and bias for a seed. */
+void lab07_fill(uint64_t seed, float *image, float *gain, float *bias);
+
+/* One output pixel, as the lab defines it. */
+float lab07_adjust_pixel(float in, float gain, float bias);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * lab07_run.c - lab 07 in the grading child: let the student allocate and fill the images,
+ * poison the output (padding included), launch lab07_adjust, save the output as laid out.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cuda_check.h"
+#include "lab07.h"
+#include "lab07_data.h"
+#include "worker.h"
+
+typedef cudaError_t (*alloc_fn)(float **, size_t *, int, int);
+typedef cudaError_t (*upload_fn)(float *, size_t, const float *, int, int);
+typedef cudaError_t (*adjust_fn)(const float *, size_t, float *, size_t, int, int, float, float);
+
+typedef struct lab07_state {
+    adjust_fn adjust;
+    float *in, *out;
+    size_t in_pitch, out_pitch;
+    float gain, bias;
+} lab07_state;
+
+/* Allocates one image through the student's function; a pitch that cannot hold a row breaks
+ * the contract. */
+static float *alloc_image(alloc_fn alloc, size_t *pitch)
+{
+    float *image = NULL;
+    *pitch = 0;
+    CL_CUDA_CHECK(alloc(&image, pitch, LAB07_WIDTH, LAB07_HEIGHT));
+    if (!image || *pitch < LAB07_WIDTH * sizeof(float) || *pitch % sizeof(float)) {
+        fprintf(stderr,
+                "lab07_alloc_image returned %s with a pitch of %zu bytes: the pitch must be at "
+                "least a row, %zu bytes, and a multiple of 4\n",
+                image ? "an image" : "no image", *pitch, LAB07_WIDTH * sizeof(float));
+        exit(WK_EXIT_CONTRACT);
+    }
+    return image;
+}
+
+static void *lab07_open(const wk_job *job)
+{
+    lab07_state *s = calloc(1, sizeof *s);
+    float *host = malloc((size_t)LAB07_WIDTH * LAB07_HEIGHT * sizeof(float));
+    if (!s || !host) {
+        free(s);
+        free(host);
+        return NULL;
+    }
+    alloc_fn alloc = (alloc_fn)wk_symbol(job, "lab07_alloc_image");
+    upload_fn upload = (upload_fn)wk_symbol(job, "lab07_upload");
+    s->adjust = (adjust_fn)wk_symbol(job, "lab07_adjust");
+    lab07_fill(job->seed, host, &s->gain, &s->bias);
+    s->in = alloc_image(alloc, &s->in_pitch);
+    s->out = alloc_image(alloc, &s->out_pitch);
+    CL_CUDA_CHECK(upload(s->in, s->in_pitch, host, LAB07_WIDTH, LAB07_HEIGHT));
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
+    /* The whole output, padding included, holds the poison: what is still there afterwards
+     * was never written. */
+    CL_CUDA_CHECK(cudaMemset(s->out, WK_POISON_BYTE, s->out_pitch * LAB07_HEIGHT));
+    free(host);
+    return s;
+}
+
+static cudaError_t lab07_launch(void *state)
+{
+    lab07_state *s = state;
+    return s->adjust(s->in, s->in_pitch, s->out, s->out_pitch, LAB07_WIDTH, LAB07_HEIGHT, s->gain,
+                     s->bias);
+}
+
+static int lab07_save(void *state, const wk_job *job)
+{
+    lab07_state *s = state;
+    wk_save(job, "pitch", &s->out_pitch, sizeof s->out_pitch);
+    wk_save_device_raw(job, "out_raw", s->out, s->out_pitch * LAB07_HEIGHT);
+    return 1; /* the images are the student's: the check reads their padding instead */
+}
+
+static double lab07_useful_bytes(const void *state)
+{
+    (void)state;
+    return 2.0 * LAB07_WIDTH * LAB07_HEIGHT * sizeof(float);
+}
+
+static void lab07_close(void *state)
+{
+    lab07_state *s = state;
+    cudaFree(s->in);
+    cudaFree(s->out);
+    free(s);
+}
+
+int lab07_explore(const wk_job *job);
+
+const wk_lab wk_lab07 = {
+    .id = "07",
+    .open = lab07_open,
+    .launch = lab07_launch,
+    .save = lab07_save,
+    .useful_bytes = lab07_useful_bytes,
+    .close = lab07_close,
+    .explore = lab07_explore,
+};

@@ -1,0 +1,116 @@
+/*
+ * lab07_spec.c - how lab 07 (pitch padding) is graded.
+ *
+ * The child saves the output image as the student laid it out (pitch.bin, out_raw.bin: height
+ * rows of pitch bytes); the check reads every row's width pixels at the student's pitch and
+ * every byte of padding, which must still hold the poison the child wrote before the launch.
+ * Thresholds from H200 measurements (tests/gpu/RESULTS.md): packed rows of 1001 floats give
+ * about 82% (5 sectors where 4 would do, in 7 rows of 8); pitched rows 100%. 95% sits between.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "lab.h"
+#include "lab07_data.h"
+
+/* Reads pitch.bin; 0 when it is missing or impossible (details say why). */
+static size_t read_pitch(const char *workdir, lab_check *out)
+{
+    size_t *p =
+        lab_load_output(workdir, "pitch", sizeof(size_t), out->details, sizeof out->details);
+    size_t pitch = p ? *p : 0;
+    free(p);
+    if (p && (pitch < LAB07_WIDTH * sizeof(float) || pitch % sizeof(float))) {
+        snprintf(out->details, sizeof out->details,
+                 "the pitch %zu is impossible for rows of %d floats (%zu bytes)", pitch,
+                 LAB07_WIDTH, LAB07_WIDTH * sizeof(float));
+        pitch = 0;
+    }
+    return pitch;
+}
+
+static int lab07_check(const char *workdir, uint64_t seed, lab_check *out)
+{
+    const size_t w = LAB07_WIDTH, h = LAB07_HEIGHT;
+    memset(out, 0, sizeof *out);
+    size_t pitch = read_pitch(workdir, out);
+    unsigned char *raw =
+        pitch ? lab_load_output(workdir, "out_raw", pitch * h, out->details, sizeof out->details)
+              : NULL;
+    float *in = malloc(w * h * sizeof(float)), *got = malloc(w * h * sizeof(float));
+    float *want = malloc(w * h * sizeof(float));
+    int rc = -1;
+    if (raw && in && got && want) {
+        float gain, bias;
+        lab07_fill(seed, in, &gain, &bias);
+        size_t pad_bytes = 0, pad_rows = 0, first_row = 0, first_byte = 0;
+        for (size_t r = 0; r < h; ++r) {
+            const unsigned char *row = raw + r * pitch;
+            memcpy(got + r * w, row, w * sizeof(float));
+            size_t touched = 0;
+            for (size_t b = w * sizeof(float); b < pitch; ++b)
+                if (row[b] != 0xff && touched++ == 0 && pad_rows == 0) {
+                    first_row = r;
+                    first_byte = b;
+                }
+            pad_bytes += touched;
+            pad_rows += touched > 0;
+        }
+        for (size_t i = 0; i < w * h; ++i)
+            want[i] = lab07_adjust_pixel(in[i], gain, bias);
+        const cmp_tolerance tol = {.abs = 1e-6, .rel = 1e-6};
+        cmp_result res;
+        cmp_floats(got, want, h, w, tol, &res);
+        size_t pad_floats = (pitch - w * sizeof(float)) / sizeof(float) * h;
+        out->checked = res.checked + pad_floats;
+        out->mismatches = res.mismatches + (pad_bytes + 3) / 4;
+        out->unwritten = cmp_count_bits(got, w * h, 0xffffffffu); /* the poison */
+        FILE *details = fmemopen(out->details, sizeof out->details, "w");
+        if (details) {
+            cmp_describe(details, "out", &res, w, tol);
+            if (out->unwritten)
+                fprintf(details, "%zu pixels were never written (still the poison NaN)\n",
+                        out->unwritten);
+            if (pad_bytes)
+                fprintf(details,
+                        "the kernel wrote into the padding: %zu bytes in %zu rows, the first "
+                        "at row %zu, byte %zu of the row (the image ends at byte %zu, the "
+                        "pitch is %zu)\n",
+                        pad_bytes, pad_rows, first_row, first_byte, w * sizeof(float), pitch);
+            fclose(details);
+        }
+        out->passed = out->mismatches == 0;
+        snprintf(out->summary, sizeof out->summary,
+                 "out = clamp(in * gain + bias), %zu x %zu pixels read at your pitch of %zu "
+                 "bytes, within 1e-6 + 1e-6*|want|; the %zu padding bytes of each row untouched",
+                 w, h, pitch, pitch - w * sizeof(float));
+        rc = 0;
+    }
+    free(raw);
+    free(in);
+    free(got);
+    free(want);
+    return rc;
+}
+
+const lab_spec lab07_spec = {
+    .id = "07",
+    .slug = "pitch-padding",
+    .title = "Pitch padding",
+    .summary = "rows that start mid-sector: cudaMallocPitch, cudaMemcpy2D, index by the pitch",
+    .min_load_eff = 0.95,
+    .min_store_eff = 0.95,
+    .points_correct = 40,
+    .points_load = 30,
+    .points_store = 30,
+    .size_text = "1001 x 3999 floats (rows of 4004 bytes), 16 MB an image",
+    .check = lab07_check,
+    .efficiency_hint = "In lab 07 that means: the rows are packed, so most of them start in the "
+                       "middle of a sector and each warp's 128 bytes straddle 5 sectors. "
+                       "Allocate with cudaMallocPitch (every row then starts on a boundary), "
+                       "copy with cudaMemcpy2D, and find row r at (char *)image + r * pitch.",
+    .explore_plot = NULL,
+};

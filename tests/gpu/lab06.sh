@@ -1,0 +1,29 @@
+#!/bin/sh
+# GPU test of lab 06 through the real grader, one case per call:
+#     lab06.sh BUILD_DIR SOURCE_DIR CASE
+# CASE is solution, stub, or the name of a mutant in tests/submissions/06-aos-soa/.
+# Exits 77 (skipped) without a GPU.
+set -u
+build=$1 src=$2 case=$3
+. "$src/tests/gpu/lib.sh"
+grade_case 06 aos-soa 23
+
+case $case in
+solution)
+    [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "the solution must pass"
+    ge "$ld" 0.85 && ge "$st" 0.85 || fail "efficiency $ld / $st below 0.85" ;;
+stub)
+    expect_fail; correct
+    ge 0.2 "$ld" || fail "stub load efficiency $ld should be about 0.125"
+    ge 0.2 "$st" || fail "stub store efficiency $st should be about 0.125" ;;
+naive_conversion)
+    expect_fail; correct
+    ge 0.85 "$ld" && ge 0.85 "$st" || fail "conversions with lanes 32 bytes apart must fail ($ld / $st)" ;;
+float4_aos)
+    expect_fail; correct
+    ge 0.6 "$ld" || fail "16-byte vectors of a structure: loads $ld should be about 0.5" ;;
+swapped_fields)
+    wrong ;;
+*) fail "unknown case" ;;
+esac
+echo "ok ($case)"

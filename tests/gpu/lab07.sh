@@ -1,0 +1,27 @@
+#!/bin/sh
+# GPU test of lab 07 through the real grader, one case per call:
+#     lab07.sh BUILD_DIR SOURCE_DIR CASE
+# CASE is solution, stub, or the name of a mutant in tests/submissions/07-pitch-padding/.
+# Exits 77 (skipped) without a GPU.
+set -u
+build=$1 src=$2 case=$3
+. "$src/tests/gpu/lib.sh"
+grade_case 07 pitch-padding 29
+
+case $case in
+solution)
+    [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "the solution must pass"
+    ge "$ld" 0.95 && ge "$st" 0.95 || fail "efficiency $ld / $st below 0.95"
+    get labs.0.correctness.summary | grep -q "pitch of 4096 bytes" || fail "expected cudaMallocPitch's 4096-byte pitch" ;;
+stub)
+    expect_fail; correct
+    ge 0.9 "$ld" && ge 0.9 "$st" || fail "packed rows: $ld / $st should be about 0.82"
+    ge "$ld" 0.75 || fail "packed rows straddle one sector more, no worse: $ld" ;;
+pitch_unused | packed_upload)
+    wrong ;;
+writes_padding)
+    expect_fail
+    get labs.0.correctness.details | grep -q "wrote into the padding" || fail "the padding write is not named" ;;
+*) fail "unknown case" ;;
+esac
+echo "ok ($case)"
