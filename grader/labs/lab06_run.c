@@ -29,6 +29,11 @@ static size_t bytes(void)
     return (size_t)LAB06_N * sizeof(lab06_particle);
 }
 
+static size_t work_bytes(void)
+{
+    return (size_t)LAB06_FIELDS * LAB06_PLANE(LAB06_N) * sizeof(float);
+}
+
 static void *lab06_open(const wk_job *job)
 {
     lab06_state *s = calloc(1, sizeof *s);
@@ -43,7 +48,7 @@ static void *lab06_open(const wk_job *job)
     s->unpack = (unpack_fn)wk_symbol(job, "lab06_unpack");
     lab06_fill(job->seed, host, LAB06_N);
     s->in = wk_alloc_guarded(bytes());
-    s->work = wk_alloc_guarded(bytes());
+    s->work = wk_alloc_guarded(work_bytes());
     s->out = wk_alloc_guarded(bytes());
     CL_CUDA_CHECK(cudaMemcpy(s->in, host, bytes(), cudaMemcpyHostToDevice));
     free(host);
@@ -66,7 +71,7 @@ static int lab06_save(void *state, const wk_job *job)
 {
     lab06_state *s = state;
     int ok = wk_save_device(job, "aos", s->out, bytes());
-    return ok && wk_guards_intact(s->in, bytes()) && wk_guards_intact(s->work, bytes());
+    return ok && wk_guards_intact(s->in, bytes()) && wk_guards_intact(s->work, work_bytes());
 }
 
 static double lab06_useful_bytes(const void *state)

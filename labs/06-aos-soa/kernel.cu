@@ -5,8 +5,9 @@
  * These functions are correct. They keep the particles as the simulation stores them, an array
  * of 32-byte structures, so in every step a warp reading x reads one float out of each of 32
  * structures, 32 bytes apart: 32 sectors for 128 useful bytes, and the same for y, z, vx, vy
- * and vz. Choose a layout in which each field of consecutive particles is contiguous, and
- * convert into it (and back) with coalesced kernels.
+ * and vz. Choose a layout in which each field of consecutive particles is contiguous and starts
+ * on a 128-byte boundary (lab06.h's LAB06_PLANE), and convert into it (and back) with coalesced
+ * kernels.
  *
  *   grade it:     make -f Makefile.student grade LAB=06
  *   read first:   handouts/06-aos-soa.md

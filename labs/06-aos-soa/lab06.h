@@ -6,11 +6,13 @@
  *
  * The simulation hands over n particles as an array of lab06_particle (an array of
  * structures, AoS) and wants them back the same way. In between, the particles live in a work
- * buffer of n * 8 floats whose layout is yours. The grader calls lab06_pack once,
- * lab06_step LAB06_STEPS times, lab06_unpack once; that whole sequence is timed and measured.
- * All pointers are device pointers from cudaMalloc. Each function launches on the default
- * stream and returns cudaGetLastError() (or the error of a device-to-device cudaMemcpyAsync);
- * none may synchronize, allocate, or copy to or from the host.
+ * buffer of 8 * LAB06_PLANE(n) floats whose layout is yours: room for 8 arrays ("planes") of
+ * LAB06_PLANE(n) floats, n rounded up to a multiple of 32, so that each plane can start on a
+ * 128-byte boundary (or for n structures, or for tiles of 32 particles). The grader calls
+ * lab06_pack once, lab06_step LAB06_STEPS times, lab06_unpack once; that whole sequence is timed
+ * and measured. All pointers are device pointers from cudaMalloc. Each function launches on the
+ * default stream and returns cudaGetLastError() (or the error of a device-to-device
+ * cudaMemcpyAsync); none may synchronize, allocate, or copy to or from the host.
  */
 #ifndef CL_LAB06_H
 #define CL_LAB06_H
@@ -30,7 +32,11 @@ typedef struct lab06_particle {
 
 #define LAB06_STEPS 8
 
-/* Moves n particles from aos into work (n * 8 floats), in the layout of your choice. */
+/* The length of one plane of the work buffer: n rounded up to a multiple of 32 floats. */
+#define LAB06_PLANE(n) (((n) + 31) / 32 * 32)
+
+/* Moves n particles from aos into work (8 * LAB06_PLANE(n) floats), in the layout of your
+ * choice. */
 cudaError_t lab06_pack(const lab06_particle *aos, float *work, int n);
 
 /* One time step of length dt under gravity g, on the particles in work:

@@ -5,8 +5,9 @@
  * These functions are correct. They keep the particles as the simulation stores them, an array
  * of 32-byte structures, so in every step a warp reading x reads one float out of each of 32
  * structures, 32 bytes apart: 32 sectors for 128 useful bytes, and the same for y, z, vx, vy
- * and vz. Choose a layout in which each field of consecutive particles is contiguous, and
- * convert into it (and back) with coalesced kernels.
+ * and vz. Choose a layout in which each field of consecutive particles is contiguous and starts
+ * on a 128-byte boundary (lab06.h's LAB06_PLANE), and convert into it (and back) with coalesced
+ * kernels.
  *
  *   grade it:     make -f Makefile.student grade LAB=06
  *   read first:   handouts/06-aos-soa.md
@@ -15,9 +16,11 @@
 
 // ---- STUDENT BEGIN ----
 
-// Structure of arrays: field f of particle i at work[f * n + i], in the order of lab06_particle
-// (x, y, z, vx, vy, vz, mass, charge). A warp reading one field of 32 consecutive particles then
-// reads 128 consecutive bytes.
+// Structure of arrays: field f of particle i at work[f * LAB06_PLANE(n) + i], in the order of
+// lab06_particle (x, y, z, vx, vy, vz, mass, charge). A warp reading one field of 32 consecutive
+// particles then reads 128 consecutive bytes, and since every plane starts on a multiple of 32
+// floats, those bytes are 4 whole sectors. (Planes n floats apart would start 4 bytes further
+// into a sector each, n being odd: 5 sectors a request, lab 07's problem.)
 enum { FIELDS = 8, BLOCK = 256 };
 
 // A block converts BLOCK particles. Reading a whole structure per thread would put lanes 32 bytes
@@ -36,7 +39,8 @@ __global__ void pack_staged(const float *aos, float *work, int n)
     __syncthreads();
     if (threadIdx.x < count)
         for (int f = 0; f < FIELDS; ++f)
-            work[(size_t)f * n + first + threadIdx.x] = tile[threadIdx.x * (FIELDS + 1) + f];
+            work[(size_t)f * LAB06_PLANE(n) + first + threadIdx.x] =
+                tile[threadIdx.x * (FIELDS + 1) + f];
 }
 
 // The same in reverse: read each plane with consecutive threads, write the structures as one
@@ -47,7 +51,8 @@ __global__ void unpack_staged(const float *work, float *aos, int n)
     int first = blockIdx.x * BLOCK, count = min(BLOCK, n - first);
     if (threadIdx.x < count)
         for (int f = 0; f < FIELDS; ++f)
-            tile[threadIdx.x * (FIELDS + 1) + f] = work[(size_t)f * n + first + threadIdx.x];
+            tile[threadIdx.x * (FIELDS + 1) + f] =
+                work[(size_t)f * LAB06_PLANE(n) + first + threadIdx.x];
     __syncthreads();
     float *dst = aos + (size_t)first * FIELDS;
     for (int j = threadIdx.x; j < count * FIELDS; j += BLOCK)
@@ -58,9 +63,10 @@ __global__ void step_soa(float *work, int n, float dt, float g)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        float *x = work, *y = work + n, *z = work + 2 * (size_t)n;
-        const float *vx = work + 3 * (size_t)n, *vy = work + 4 * (size_t)n;
-        float *vz = work + 5 * (size_t)n;
+        size_t plane = LAB06_PLANE(n);
+        float *x = work, *y = work + plane, *z = work + 2 * plane;
+        const float *vx = work + 3 * plane, *vy = work + 4 * plane;
+        float *vz = work + 5 * plane;
         float v = vz[i] - g * dt;
         vz[i] = v;
         x[i] += vx[i] * dt;

@@ -10,7 +10,7 @@ grade_case 05 corner-turning 19
 counters=$(get labs.0.coalescing.counters.state)
 conflicts() { # shared-store bank conflicts per shared store, when the counters ran
     awk -v c="$(get labs.0.coalescing.counters.shared.st_bank_conflicts)" \
-        -v r="$(get labs.0.coalescing.counters.shared.st_requests)" 'BEGIN { print r > 0 ? c / r : 0 }'
+        -v r="$(get labs.0.coalescing.counters.shared.st_requests)" 'BEGIN { print (r > 0 ? c / r : 0) }'
 }
 
 case $case in

@@ -1,9 +1,11 @@
 // Mutant: the unpack puts vx where vy belongs and vy where vx belongs. Must fail correctness.
 #include "lab06.h"
 
-// Structure of arrays: field f of particle i at work[f * n + i], in the order of lab06_particle
-// (x, y, z, vx, vy, vz, mass, charge). A warp reading one field of 32 consecutive particles then
-// reads 128 consecutive bytes.
+// Structure of arrays: field f of particle i at work[f * LAB06_PLANE(n) + i], in the order of
+// lab06_particle (x, y, z, vx, vy, vz, mass, charge). A warp reading one field of 32 consecutive
+// particles then reads 128 consecutive bytes, and since every plane starts on a multiple of 32
+// floats, those bytes are 4 whole sectors. (Planes n floats apart would start 4 bytes further
+// into a sector each, n being odd: 5 sectors a request, lab 07's problem.)
 enum { FIELDS = 8, BLOCK = 256 };
 
 // A block converts BLOCK particles. Reading a whole structure per thread would put lanes 32 bytes
@@ -22,7 +24,8 @@ __global__ void pack_staged(const float *aos, float *work, int n)
     __syncthreads();
     if (threadIdx.x < count)
         for (int f = 0; f < FIELDS; ++f)
-            work[(size_t)f * n + first + threadIdx.x] = tile[threadIdx.x * (FIELDS + 1) + f];
+            work[(size_t)f * LAB06_PLANE(n) + first + threadIdx.x] =
+                tile[threadIdx.x * (FIELDS + 1) + f];
 }
 
 // The same in reverse: read each plane with consecutive threads, write the structures as one
@@ -36,7 +39,7 @@ __global__ void unpack_staged(const float *work, float *aos, int n)
             tile[threadIdx.x * (FIELDS + 1) + (f == 3   ? 4
                                                : f == 4 ? 3
                                                         : f)] =
-                work[(size_t)f * n + first + threadIdx.x]; // vx and vy change places
+                work[(size_t)f * LAB06_PLANE(n) + first + threadIdx.x]; // vx and vy swapped
     __syncthreads();
     float *dst = aos + (size_t)first * FIELDS;
     for (int j = threadIdx.x; j < count * FIELDS; j += BLOCK)
@@ -47,9 +50,10 @@ __global__ void step_soa(float *work, int n, float dt, float g)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        float *x = work, *y = work + n, *z = work + 2 * (size_t)n;
-        const float *vx = work + 3 * (size_t)n, *vy = work + 4 * (size_t)n;
-        float *vz = work + 5 * (size_t)n;
+        size_t plane = LAB06_PLANE(n);
+        float *x = work, *y = work + plane, *z = work + 2 * plane;
+        const float *vx = work + 3 * plane, *vy = work + 4 * plane;
+        float *vz = work + 5 * plane;
         float v = vz[i] - g * dt;
         vz[i] = v;
         x[i] += vx[i] * dt;
