@@ -600,7 +600,8 @@ void gr_decide(oc_outcome *o)
         snprintf(o->reason, sizeof o->reason, "the output is wrong: %zu of %zu elements differ",
                  o->check.mismatches, o->check.checked);
         snprintf(o->hint, sizeof o->hint, "%s",
-                 o->check.unwritten
+                 o->check.hint[0] ? o->check.hint
+                 : o->check.unwritten
                      ? "Elements that were never written mean the grid does not cover the "
                        "whole array: check how many threads you launch and the loop bounds."
                      : "Compare the first wrong coordinates above with the index expression "

@@ -20,6 +20,7 @@ typedef struct lab_check {
     size_t unwritten;   /* elements still holding the poison */
     char summary[256];  /* one line: what was compared and against what tolerance */
     char details[2048]; /* the first mismatches with coordinates, or why nothing was compared */
+    char hint[512];     /* the lab's own next step for this failure; empty for the generic one */
 } lab_check;
 
 typedef struct lab_spec {

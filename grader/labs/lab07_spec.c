@@ -83,6 +83,11 @@ static int lab07_check(const char *workdir, uint64_t seed, lab_check *out)
             fclose(details);
         }
         out->passed = out->mismatches == 0;
+        if (pad_bytes)
+            snprintf(out->hint, sizeof out->hint,
+                     "Only the first width floats of a row are the image; the bytes after them, "
+                     "up to the pitch, are padding that nobody may write. Test the column "
+                     "against width (c < width), not against the pitch.");
         snprintf(out->summary, sizeof out->summary,
                  "out = clamp(in * gain + bias), %zu x %zu pixels read at your pitch of %zu "
                  "bytes, within 1e-6 + 1e-6*|want|; the %zu padding bytes of each row untouched",

@@ -19,14 +19,14 @@ solution)
     ge "$ld" 0.9 && ge "$st" 0.9 || fail "efficiency $ld / $st below 0.9"
     if [ "$counters" = ok ]; then
         c=$(conflicts); echo "shared-store bank conflicts per store: $c"
-        ge 0.1 "$c" || fail "the padded tiles should be free of store conflicts ($c)"
+        ge 1 "$c" || fail "the padded tiles should be (nearly) free of store conflicts ($c)"
     fi ;;
 unpadded)
     # Correct and coalesced: it passes; the report shows its bank conflicts.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "unpadded tiles are coalesced: must pass"
     if [ "$counters" = ok ]; then
         c=$(conflicts); echo "shared-store bank conflicts per store: $c"
-        ge "$c" 1 || fail "the unpadded transposed stores should conflict ($c)"
+        ge "$c" 5 || fail "the unpadded transposed stores should conflict ($c)"
     fi ;;
 stub)
     expect_fail; correct

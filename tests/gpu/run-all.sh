@@ -1,6 +1,8 @@
 #!/bin/bash
 # The whole check on a GPU machine, in one command: clean build, every test (unit and gpu),
-# the student's view of lab 01 (stub and solution), the explore run, and a summary table last.
+# the student's view of every lab (stub and solution), the explore runs, the engines against
+# Nsight Compute, and a summary table last. Copies views.txt, engines.txt, ctest.log,
+# explore-csv.tar (every explore CSV) and explain-01.svg to $OUT.
 #     tests/gpu/run-all.sh [BUILD_DIR]        (logs go to $OUT when it is set)
 set -u
 cd "$(dirname "$0")/../.."
@@ -41,6 +43,15 @@ echo "=== lab 04: stub, solution, explore, speed-up over seeds"
 grep -v '^\[04\]' "$logs/lab04.txt"
 "$build/grade" --explore 04 --csv "$logs/explore-04.csv" 2>&1 | tee "$logs/explore-04.txt"
 bash tests/gpu/speed_spread.sh "$build" 2>&1 | tee "$logs/speed-spread.txt"
+for lab in 05 06 07; do
+    echo "=== lab $lab: stub, solution, explore"
+    "$build/grade" $lab --seed 3 > "$logs/lab$lab.txt" 2>&1
+    "$build/grade" --solution $lab --seed 3 >> "$logs/lab$lab.txt" 2>&1
+    grep -v "^\[$lab\]" "$logs/lab$lab.txt"
+    "$build/grade" --explore $lab --csv "$logs/explore-$lab.csv" 2>&1 | tee "$logs/explore-$lab.txt"
+done
+echo "=== lab 06: DRAM bytes by layout (Nsight Compute)"
+sh tests/gpu/lab06_dram.sh "$build" 2>&1 | tee "$logs/lab06-dram.txt"
 echo "=== the student's path: make -f Makefile.student grade LAB=01 (plain compilers, no CMake)"
 ( time make -s -f Makefile.student -j"$(nproc)" grade LAB=01 ARGS="--seed 7" ) > "$logs/make-grade.txt" 2>&1
 tail -22 "$logs/make-grade.txt"
@@ -69,11 +80,13 @@ awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %
 grep -h "^real" "$logs/stub.txt" "$logs/solution.txt" | sed 's/^/grade LAB=01 wall: /'
 cat "$logs/stub.txt" "$logs/solution.txt" "$logs/lab02.txt" "$logs/lab03.txt" \
     "$logs/explore-02.txt" "$logs/explore-03.txt" "$logs/lab04.txt" "$logs/explore-04.txt" \
-    "$logs/speed-spread.txt" "$logs/make-grade.txt" \
+    "$logs/speed-spread.txt" "$logs/lab05.txt" "$logs/explore-05.txt" "$logs/lab06.txt" \
+    "$logs/explore-06.txt" "$logs/lab06-dram.txt" "$logs/lab07.txt" "$logs/explore-07.txt" \
+    "$logs/make-grade.txt" \
     "$logs/doctor-nobody.txt" > "$keep/views.txt" 2>/dev/null
 cat "$logs/engines-agree.txt" "$logs/engines-agree-nobody.txt" "$logs/timing-by-engine.txt" \
     > "$keep/engines.txt" 2>/dev/null
-cp "$logs/ctest.log" "$logs/explore-01.csv" "$logs/explore-02.csv" "$logs/explore-03.csv" \
-    "$logs/explore-04.csv" "$keep/" 2>/dev/null
+cp "$logs/ctest.log" "$keep/" 2>/dev/null
+( cd "$logs" && tar -cf "$keep/explore-csv.tar" explore-0*.csv ) 2>/dev/null
 cp "$logs/explain-01.svg" "$keep/" 2>/dev/null
 exit $ctest_status

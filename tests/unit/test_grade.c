@@ -289,6 +289,18 @@ static void test_decide_wrong_output(void **state)
     assert_lacks(o.hint, "grid");
 }
 
+static void test_decide_wrong_output_uses_the_labs_hint(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.check.passed = 0;
+    o.check.mismatches = 23;
+    strcpy(o.check.hint, "The lab's own words.");
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_string_equal(o.hint, "The lab's own words.");
+}
+
 static void test_decide_unwritten_elements(void **state)
 {
     (void)state;
@@ -588,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_decide_did_not_run_without_problem),
         cmocka_unit_test(test_decide_guards_broken),
         cmocka_unit_test(test_decide_wrong_output),
+        cmocka_unit_test(test_decide_wrong_output_uses_the_labs_hint),
         cmocka_unit_test(test_decide_unwritten_elements),
         cmocka_unit_test(test_decide_check_could_not_compare),
         cmocka_unit_test(test_decide_counters_no_permission),

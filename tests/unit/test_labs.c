@@ -31,6 +31,7 @@
 #include "lab.h"
 #include "lab01_data.h"
 #include "lab04_data.h"
+#include "lab07_data.h"
 
 #define SEED UINT64_C(20240917)
 #define Y_BYTES (LAB01_N * sizeof(float))
@@ -408,6 +409,78 @@ static void test_lab04_check_float_sums_and_a_missing_term(void **state)
     free(c);
 }
 
+/* ---- lab 07 ---- */
+
+/* Writes out_raw.bin and pitch.bin as the child would: the right image at the given pitch, the
+ * padding poisoned, then poke (when >= 0) one byte of row 5's padding. */
+static void write_lab07(size_t pitch, long poke)
+{
+    const size_t w = LAB07_WIDTH, h = LAB07_HEIGHT;
+    float *in = malloc(w * h * sizeof(float));
+    unsigned char *raw = malloc(pitch * h);
+    assert_true(in && raw);
+    float gain, bias;
+    lab07_fill(SEED, in, &gain, &bias);
+    memset(raw, 0xff, pitch * h);
+    for (size_t r = 0; r < h; ++r)
+        for (size_t c = 0; c < w; ++c) {
+            float v = lab07_adjust_pixel(in[r * w + c], gain, bias);
+            memcpy(raw + r * pitch + c * sizeof(float), &v, sizeof v);
+        }
+    if (poke >= 0)
+        raw[5 * pitch + (size_t)poke] = 0;
+    write_file(otherdir, "out_raw.bin", raw, pitch * h);
+    write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
+    free(in);
+    free(raw);
+}
+
+static void test_lab07_check_pitched_and_packed(void **state)
+{
+    (void)state;
+    const lab_spec *s = lab_find("07");
+    assert_non_null(s);
+    lab_check c;
+    write_lab07(4096, -1); /* cudaMallocPitch's pitch on the H200 */
+    assert_int_equal(s->check(otherdir, SEED, &c), 0);
+    if (!c.passed)
+        fail_msg("a right pitched image fails: %s", c.details);
+    assert_contains(c.summary, "pitch of 4096 bytes");
+    write_lab07(LAB07_WIDTH * sizeof(float), -1); /* packed rows: no padding at all */
+    assert_int_equal(s->check(otherdir, SEED, &c), 0);
+    assert_int_equal(c.passed, 1);
+    remove_in(otherdir, "out_raw.bin");
+    remove_in(otherdir, "pitch.bin");
+}
+
+static void test_lab07_check_names_a_padding_write(void **state)
+{
+    (void)state;
+    const lab_spec *s = lab_find("07");
+    lab_check c;
+    write_lab07(4096, 4004 + 17); /* one byte of row 5's padding */
+    assert_int_equal(s->check(otherdir, SEED, &c), 0);
+    assert_int_equal(c.passed, 0);
+    assert_int_equal(c.mismatches, 1);
+    assert_contains(c.details, "wrote into the padding: 1 bytes in 1 rows, the first at row 5, "
+                               "byte 4021");
+    assert_contains(c.hint, "c < width");
+    remove_in(otherdir, "out_raw.bin");
+    remove_in(otherdir, "pitch.bin");
+}
+
+static void test_lab07_check_refuses_an_impossible_pitch(void **state)
+{
+    (void)state;
+    const lab_spec *s = lab_find("07");
+    size_t pitch = 4000; /* less than a row */
+    write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
+    lab_check c;
+    assert_int_equal(s->check(otherdir, SEED, &c), -1);
+    assert_contains(c.details, "the pitch 4000 is impossible");
+    remove_in(otherdir, "pitch.bin");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +501,9 @@ int main(void)
         cmocka_unit_test(test_lab01_check_missing_output),
         cmocka_unit_test(test_lab04_reference_by_hand),
         cmocka_unit_test(test_lab04_check_float_sums_and_a_missing_term),
+        cmocka_unit_test(test_lab07_check_pitched_and_packed),
+        cmocka_unit_test(test_lab07_check_names_a_padding_write),
+        cmocka_unit_test(test_lab07_check_refuses_an_impossible_pitch),
     };
     return cmocka_run_group_tests(tests, make_workdir, remove_workdir);
 }
