@@ -27,9 +27,10 @@ static int lab05_check(const char *workdir, uint64_t seed, lab_check *out)
                                     out->details, sizeof out->details)
                   : NULL;
     float *a = malloc((size_t)k * m * sizeof(float)), *at = malloc((size_t)m * k * sizeof(float));
-    float *b = malloc((size_t)k * n * sizeof(float)), *t = malloc((size_t)rows * cols * 4);
+    float *b = malloc((size_t)k * n * sizeof(float)),
+          *t = malloc((size_t)rows * cols * sizeof(float));
     float *want_c = malloc((size_t)m * n * sizeof(float)),
-          *want_t = malloc((size_t)rows * cols * 4);
+          *want_t = malloc((size_t)rows * cols * sizeof(float));
     int rc = -1;
     if (c && tt && a && at && b && t && want_c && want_t) {
         lab05_fill(seed, a, b, t, m, n, k, rows, cols);

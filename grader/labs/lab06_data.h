@@ -17,8 +17,9 @@
  * seen (lab06_run.c); the grader itself never includes CUDA headers. */
 #define LAB06_DATA_STEPS 8
 
-/* n particles as 8 floats each (x, y, z, vx, vy, vz, mass, charge), every field from its own
- * range, so that two fields swapped show. */
+/* n particles as 8 floats each (x, y, z, vx, vy, vz, mass, charge): positions in [-100, 100),
+ * velocities in [-10, 10), mass in [1, 10), charge in [-1, 1), each field from a random stream
+ * of its own, so that two fields swapped show. */
 void lab06_fill(uint64_t seed, float *aos, size_t n);
 
 /* steps time steps of the lab's motion, in place, on n particles stored as structures. */

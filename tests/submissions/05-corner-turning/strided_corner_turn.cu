@@ -5,11 +5,8 @@
 
 #define TILE 32
 
-// Corner turning. The block's tile of A^T covers rows row0..row0+31 of A^T, which are columns
-// row0..row0+31 of A. Lane tx copies A(t + ty, row0 + tx): consecutive lanes, consecutive words
-// of a row of A. It stores the value where A^T wants it, as[tx][ty] = A^T(row0 + tx, t + ty), so
-// the product loop below is lab 04's. The extra column of as keeps that transposed store free of
-// bank conflicts: lanes tx land TILE + 1 words apart, in 32 different banks.
+// The tile of A is stored transposed (as[p][q] = A(t + p, row0 + q) = A^T(row0 + q, t + p)) and
+// read as as[i][ty]; lane tx copies A(t + tx, row0 + ty), down a column of A.
 __global__ void matmul_at_b_turned(const float *a, const float *b, float *c, int m, int n, int k)
 {
     __shared__ float as[TILE][TILE + 1];

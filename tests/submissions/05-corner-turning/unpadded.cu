@@ -5,11 +5,8 @@
 
 #define TILE 32
 
-// Corner turning. The block's tile of A^T covers rows row0..row0+31 of A^T, which are columns
-// row0..row0+31 of A. Lane tx copies A(t + ty, row0 + tx): consecutive lanes, consecutive words
-// of a row of A. It stores the value where A^T wants it, as[tx][ty] = A^T(row0 + tx, t + ty), so
-// the product loop below is lab 04's. The extra column of as keeps that transposed store free of
-// bank conflicts: lanes tx land TILE + 1 words apart, in 32 different banks.
+// Corner turning as in the solution, but as has no padding column: lanes tx store as[tx][ty]
+// 32 words apart, all in one bank.
 __global__ void matmul_at_b_turned(const float *a, const float *b, float *c, int m, int n, int k)
 {
     __shared__ float as[TILE][TILE]; // no padding column
@@ -29,9 +26,8 @@ __global__ void matmul_at_b_turned(const float *a, const float *b, float *c, int
         c[(size_t)row * n + col] = sum;
 }
 
-// A 32 x 8 block moves a 32 x 32 tile: it reads rows of the tile from in (consecutive lanes,
-// consecutive words), and writes rows of the transposed tile to out, reading the shared tile
-// down its columns. The padding column puts the 32 words of a tile column in 32 banks.
+// The tiled transpose as in the solution, but the tile has no padding column: reading a column
+// of tile[32][32], the 32 lanes hit one bank.
 __global__ void transpose_tiled(const float *in, float *out, int rows, int cols)
 {
     __shared__ float tile[32][32]; // no padding column

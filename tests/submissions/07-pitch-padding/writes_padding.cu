@@ -2,8 +2,8 @@
 // Must fail: the padding bytes are checked.
 #include "lab07.h"
 
-// cudaMallocPitch rounds each row up to the device's pitch alignment (512 bytes on current
-// GPUs), so every row starts on a sector and on a 128-byte line.
+// cudaMallocPitch rounds each row up to the device's pitch alignment (on the H200, rows of
+// 4004 bytes get a pitch of 4096), so every row starts on a sector and on a 128-byte line.
 extern "C" cudaError_t lab07_alloc_image(float **image, size_t *pitch, int width, int height)
 {
     return cudaMallocPitch((void **)image, pitch, (size_t)width * sizeof(float), height);
@@ -18,8 +18,7 @@ extern "C" cudaError_t lab07_upload(float *image, size_t pitch, const float *hos
     return cudaMemcpy2D(image, pitch, host, row, row, height, cudaMemcpyHostToDevice);
 }
 
-// Row r starts r * pitch bytes in: the row pointer is computed in bytes, then indexed in floats.
-// Threads with c >= width do nothing, so the padding is never written.
+// As in the solution, except that the kernel's columns run to the pitch, padding included.
 __global__ void adjust_pitched(const float *in, size_t in_pitch, float *out, size_t out_pitch,
                                int width, int height, float gain, float bias)
 {
