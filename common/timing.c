@@ -49,6 +49,8 @@ cudaError_t tm_measure(tm_work work, void *ctx, const tm_options *opt, tm_result
             err = cudaEventRecord(start, 0);
         if (err == cudaSuccess)
             err = work(ctx);
+        if (err == cudaSuccess && opt->sync_device)
+            err = cudaDeviceSynchronize();
         if (err == cudaSuccess)
             err = cudaEventRecord(stop, 0);
         if (err == cudaSuccess)

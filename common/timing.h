@@ -22,6 +22,9 @@ typedef struct tm_options {
     int warmup;         /* untimed runs first (>= 0) */
     int repeats;        /* timed runs (>= 1) */
     size_t flush_bytes; /* L2 flush buffer size; 0 disables the flush */
+    /* Wait for the whole device (every stream) before the stop event, so that work launched on
+     * another stream is timed too; adds the host's synchronisation latency (microseconds). */
+    int sync_device;
 } tm_options;
 
 typedef struct tm_result {

@@ -182,7 +182,7 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
                 "shared mem",
                 o->shared_ld_requests > 0 ? o->shared_ld_conflicts / o->shared_ld_requests : 0.0,
                 o->shared_st_requests > 0 ? o->shared_st_conflicts / o->shared_st_requests : 0.0);
-    if (s->points_speed > 0 && o->speedup > 0) {
+    if (s->points_speed > 0 && o->speedup > 0 && o->check_ok && o->check.passed) {
         char rate[64] = "";
         if (s->flop > 0)
             snprintf(rate, sizeof rate, " (%.0f GFLOP/s)", s->flop / (o->student_ms * 1e6));

@@ -76,7 +76,7 @@ int lab02_explore(const wk_job *job)
         double ct_eff = -1, ct_spr = -1;
         if (counters_ok) {
             static ct_result res;
-            ct_profile(stride_work, &sc, &res);
+            ct_profile(stride_work, &sc, 0, &res);
             if (res.status == CT_OK && res.nkernels == 1 && res.kernels[0].ld_sectors > 0) {
                 ct_eff = res.kernels[0].ld_bytes / (32.0 * res.kernels[0].ld_sectors);
                 ct_spr = res.kernels[0].ld_sectors / res.kernels[0].ld_requests;

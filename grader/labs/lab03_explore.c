@@ -49,7 +49,7 @@ int lab03_explore(const wk_job *job)
         tm_result t;
         CL_CUDA_CHECK(tm_measure(sums_work, &sc, &opt, &t));
         static ct_result res;
-        ct_profile(sums_work, &sc, &res);
+        ct_profile(sums_work, &sc, 0, &res);
         double spr = -1, eff = -1;
         if (res.status == CT_OK && res.nkernels == 1 && res.kernels[0].ld_requests > 0) {
             spr = res.kernels[0].ld_sectors / res.kernels[0].ld_requests;

@@ -97,7 +97,7 @@ int lab04_explore(const wk_job *job)
     for (int w = 0; w < 5; ++w) {
         x.way = w;
         static ct_result res;
-        ct_profile(mm_work, &x, &res);
+        ct_profile(mm_work, &x, 0, &res);
         char lspr[32], leff[32], sspr[32], seff[32];
         int have = res.status == CT_OK && res.nkernels == 1;
         const ct_kernel *kc = &res.kernels[0];

@@ -65,6 +65,12 @@ static cudaError_t lab04_baseline(void *state)
     return lab04_naive(1, s->a, s->b, s->c_base, s->m, s->n, s->k);
 }
 
+static void lab04_reset(void *state)
+{
+    lab04_state *s = state;
+    CL_CUDA_CHECK(cudaMemset(s->c, WK_POISON_BYTE, (size_t)s->m * s->n * sizeof(float)));
+}
+
 static int lab04_save(void *state, const wk_job *job)
 {
     lab04_state *s = state;
@@ -101,4 +107,5 @@ const wk_lab wk_lab04 = {
     .close = lab04_close,
     .explore = lab04_explore,
     .baseline = lab04_baseline,
+    .reset = lab04_reset,
 };

@@ -77,7 +77,7 @@ int lab05_explore(const wk_job *job)
             tm_result t;
             CL_CUDA_CHECK(tm_measure(ex_work, &x, &opt, &t));
             static ct_result res;
-            ct_profile(ex_work, &x, &res);
+            ct_profile(ex_work, &x, 1, &res);
             char ld[32] = "-", st[32] = "-", shl[32] = "-", shs[32] = "-";
             ct_kernel k = {0};
             if (res.status == CT_OK && res.nkernels == 1) {

@@ -75,7 +75,7 @@ int lab07_explore(const wk_job *job)
             tm_result t;
             CL_CUDA_CHECK(tm_measure(rows_work, &x, &opt, &t));
             static ct_result res;
-            ct_profile(rows_work, &x, &res);
+            ct_profile(rows_work, &x, 0, &res);
             cl_tally m = model(x.pitch, w, height);
             double spr = -1, eff = -1;
             if (res.status == CT_OK && res.nkernels == 1 && res.kernels[0].ld_sectors > 0) {

@@ -14,28 +14,54 @@ typedef cudaError_t (*alloc_fn)(float **, size_t *, int, int);
 typedef cudaError_t (*upload_fn)(float *, size_t, const float *, int, int);
 typedef cudaError_t (*adjust_fn)(const float *, size_t, float *, size_t, int, int, float, float);
 
+/* Each image is allocated (by the student's function) with one extra row before and after it:
+ * the guard rows, poisoned, which a kernel writing outside the image would change. in and out
+ * point at row 1 of in_base and out_base. */
 typedef struct lab07_state {
     adjust_fn adjust;
-    float *in, *out;
+    float *in_base, *out_base, *in, *out;
     size_t in_pitch, out_pitch;
     float gain, bias;
 } lab07_state;
 
-/* Allocates one image through the student's function; a pitch that cannot hold a row breaks
- * the contract. */
+#define ROWS_ALLOCATED (LAB07_HEIGHT + 2)
+
+/* Allocates one image and its guard rows through the student's function; a pitch that cannot
+ * hold a row (or is absurdly large) breaks the contract. */
 static float *alloc_image(alloc_fn alloc, size_t *pitch)
 {
     float *image = NULL;
     *pitch = 0;
-    CL_CUDA_CHECK(alloc(&image, pitch, LAB07_WIDTH, LAB07_HEIGHT));
-    if (!image || *pitch < LAB07_WIDTH * sizeof(float) || *pitch % sizeof(float)) {
+    CL_CUDA_CHECK(alloc(&image, pitch, LAB07_WIDTH, ROWS_ALLOCATED));
+    if (!image || *pitch < LAB07_WIDTH * sizeof(float) || *pitch % sizeof(float) ||
+        *pitch > LAB07_MAX_PITCH) {
         fprintf(stderr,
                 "lab07_alloc_image returned %s with a pitch of %zu bytes: the pitch must be at "
-                "least a row, %zu bytes, and a multiple of 4\n",
-                image ? "an image" : "no image", *pitch, LAB07_WIDTH * sizeof(float));
+                "least a row, %zu bytes, at most %zu, and a multiple of 4\n",
+                image ? "an image" : "no image", *pitch, LAB07_WIDTH * sizeof(float),
+                LAB07_MAX_PITCH);
         exit(WK_EXIT_CONTRACT);
     }
     return image;
+}
+
+static float *row(float *base, size_t pitch, size_t r)
+{
+    return (float *)((char *)base + r * pitch);
+}
+
+/* 1 when the guard rows (0 and ROWS_ALLOCATED - 1) of an image still hold the poison. */
+static int guard_rows_intact(float *base, size_t pitch)
+{
+    unsigned char *host = malloc(pitch);
+    int ok = host != NULL;
+    for (size_t r = 0; ok && r < ROWS_ALLOCATED; r += ROWS_ALLOCATED - 1) {
+        CL_CUDA_CHECK(cudaMemcpy(host, row(base, pitch, r), pitch, cudaMemcpyDeviceToHost));
+        for (size_t b = 0; b < pitch; ++b)
+            ok &= host[b] == WK_POISON_BYTE;
+    }
+    free(host);
+    return ok;
 }
 
 static void *lab07_open(const wk_job *job)
@@ -51,13 +77,18 @@ static void *lab07_open(const wk_job *job)
     upload_fn upload = (upload_fn)wk_symbol(job, "lab07_upload");
     s->adjust = (adjust_fn)wk_symbol(job, "lab07_adjust");
     lab07_fill(job->seed, host, &s->gain, &s->bias);
-    s->in = alloc_image(alloc, &s->in_pitch);
-    s->out = alloc_image(alloc, &s->out_pitch);
+    s->in_base = alloc_image(alloc, &s->in_pitch);
+    s->out_base = alloc_image(alloc, &s->out_pitch);
+    s->in = row(s->in_base, s->in_pitch, 1);
+    s->out = row(s->out_base, s->out_pitch, 1);
     CL_CUDA_CHECK(upload(s->in, s->in_pitch, host, LAB07_WIDTH, LAB07_HEIGHT));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
-    /* The whole output, padding included, holds the poison: what is still there afterwards
-     * was never written. */
-    CL_CUDA_CHECK(cudaMemset(s->out, WK_POISON_BYTE, s->out_pitch * LAB07_HEIGHT));
+    /* The input's guard rows, and the whole output with its padding and guard rows, hold the
+     * poison: what is still there afterwards was never written. */
+    CL_CUDA_CHECK(cudaMemset(s->in_base, WK_POISON_BYTE, s->in_pitch));
+    CL_CUDA_CHECK(
+        cudaMemset(row(s->in_base, s->in_pitch, ROWS_ALLOCATED - 1), WK_POISON_BYTE, s->in_pitch));
+    CL_CUDA_CHECK(cudaMemset(s->out_base, WK_POISON_BYTE, s->out_pitch * ROWS_ALLOCATED));
     free(host);
     return s;
 }
@@ -74,7 +105,9 @@ static int lab07_save(void *state, const wk_job *job)
     lab07_state *s = state;
     wk_save(job, "pitch", &s->out_pitch, sizeof s->out_pitch);
     wk_save_device_raw(job, "out_raw", s->out, s->out_pitch * LAB07_HEIGHT);
-    return 1; /* the images are the student's: the check reads their padding instead */
+    /* The padding inside the image is the check's to read; the rows around it are ours. */
+    return guard_rows_intact(s->out_base, s->out_pitch) &&
+           guard_rows_intact(s->in_base, s->in_pitch);
 }
 
 static double lab07_useful_bytes(const void *state)
@@ -86,8 +119,8 @@ static double lab07_useful_bytes(const void *state)
 static void lab07_close(void *state)
 {
     lab07_state *s = state;
-    cudaFree(s->in);
-    cudaFree(s->out);
+    cudaFree(s->in_base);
+    cudaFree(s->out_base);
     free(s);
 }
 

@@ -23,7 +23,8 @@ static size_t read_pitch(const char *workdir, lab_check *out)
         lab_load_output(workdir, "pitch", sizeof(size_t), out->details, sizeof out->details);
     size_t pitch = p ? *p : 0;
     free(p);
-    if (p && (pitch < LAB07_WIDTH * sizeof(float) || pitch % sizeof(float))) {
+    if (p &&
+        (pitch < LAB07_WIDTH * sizeof(float) || pitch % sizeof(float) || pitch > LAB07_MAX_PITCH)) {
         snprintf(out->details, sizeof out->details,
                  "the pitch %zu is impossible for rows of %d floats (%zu bytes)", pitch,
                  LAB07_WIDTH, LAB07_WIDTH * sizeof(float));

@@ -45,10 +45,11 @@ static void set_why(ct_result *res, ct_status status, int code, const char *fmt,
 
 #ifndef CL_HAVE_CUPTI_RANGE_PROFILER
 
-void ct_profile(tm_work work, void *ctx, ct_result *res)
+void ct_profile(tm_work work, void *ctx, int with_shared, ct_result *res)
 {
     (void)work;
     (void)ctx;
+    (void)with_shared;
     memset(res, 0, sizeof *res);
     set_why(res, CT_UNSUPPORTED, 0,
             "this grader was built with a CUDA toolkit whose CUPTI has no Range Profiler API "
@@ -65,14 +66,13 @@ void ct_profile(tm_work work, void *ctx, ct_result *res)
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-#define NMETRICS CT_NMETRICS
-
 typedef struct session {
     CUpti_Profiler_Host_Object *host;
     CUpti_RangeProfiler_Object *rp;
     uint8_t *avail, *config, *data;
     size_t avail_size, config_size, data_size;
     int initialized;
+    size_t nmetrics; /* the global six, or all CT_NMETRICS with the shared-memory four */
 } session;
 
 static const char *cupti_name(CUptiResult r)
@@ -165,7 +165,7 @@ static int open_session(session *s, ct_result *res, CUcontext cu_ctx, CUdevice d
         .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
     am.pHostObject = s->host;
     am.ppMetricNames = (const char **)ct_metric_names;
-    am.numMetrics = NMETRICS;
+    am.numMetrics = s->nmetrics;
     TRY(cuptiProfilerHostConfigAddMetrics(&am));
 
     CUpti_Profiler_Host_GetConfigImageSize_Params cs = {
@@ -198,7 +198,7 @@ static int open_session(session *s, ct_result *res, CUcontext cu_ctx, CUdevice d
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     sz.pRangeProfilerObject = s->rp;
     sz.pMetricNames = (const char **)ct_metric_names;
-    sz.numMetrics = NMETRICS;
+    sz.numMetrics = s->nmetrics;
     sz.maxNumOfRanges = CT_MAX_KERNELS;
     sz.maxNumRangeTreeNodes = CT_MAX_KERNELS;
     TRY(cuptiRangeProfilerGetCounterDataSize(&sz));
@@ -308,7 +308,7 @@ static int measure(session *s, ct_result *res, tm_work work, void *ctx)
         else
             snprintf(k->name, sizeof k->name, "kernel %zu", r);
 
-        double v[NMETRICS] = {0};
+        double v[CT_NMETRICS] = {0};
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         ev.pHostObject = s->host;
@@ -316,7 +316,7 @@ static int measure(session *s, ct_result *res, tm_work work, void *ctx)
         ev.counterDataImageSize = s->data_size;
         ev.rangeIndex = r;
         ev.ppMetricNames = (const char **)ct_metric_names;
-        ev.numMetrics = NMETRICS;
+        ev.numMetrics = s->nmetrics;
         ev.pMetricValues = v;
         TRY(cuptiProfilerHostEvaluateToGpuValues(&ev));
         k->ld_requests = v[0];
@@ -336,12 +336,13 @@ out:
     return rc;
 }
 
-void ct_profile(tm_work work, void *ctx, ct_result *res)
+void ct_profile(tm_work work, void *ctx, int with_shared, ct_result *res)
 {
     memset(res, 0, sizeof *res);
     double t0 = now_ms();
     session s;
     memset(&s, 0, sizeof s);
+    s.nmetrics = with_shared ? CT_NMETRICS : 6;
     int device = 0;
     CUdevice dev = 0;
     CUcontext cu_ctx = NULL;

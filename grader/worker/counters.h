@@ -52,9 +52,10 @@ typedef struct ct_result {
 #define CT_NMETRICS 10
 extern const char *const ct_metric_names[CT_NMETRICS];
 
-/* Profiles one call of work (which launches one or more kernels) and fills *res. The current
- * CUDA device must already be selected. Never exits. */
-void ct_profile(tm_work work, void *ctx, ct_result *res);
+/* Profiles one call of work (which launches one or more kernels) and fills *res; with_shared
+ * also reads the four shared-memory counters (else they stay 0), which can cost more passes.
+ * The current CUDA device must already be selected. Never exits. */
+void ct_profile(tm_work work, void *ctx, int with_shared, ct_result *res);
 
 #ifdef __cplusplus
 }

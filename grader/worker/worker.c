@@ -3,7 +3,7 @@
  *
  *   grade-worker probe    --workdir DIR
  *   grade-worker run      --lab NN --kernel K.so --workdir DIR --seed S [--no-timing]
- *   grade-worker counters --lab NN --kernel K.so --workdir DIR --seed S
+ *   grade-worker counters --lab NN --kernel K.so --workdir DIR --seed S [--shared-counters]
  *   grade-worker trace    --lab NN --kernel K.so --workdir DIR --seed S   (tracer injected)
  *   grade-worker explore  --lab NN --workdir DIR
  *
@@ -221,6 +221,8 @@ static int mode_run(const wk_job *job, const wk_lab *lab, int timing, cJSON *roo
     if (timing) {
         double useful = lab->useful_bytes(state);
         tm_options opt = timing_options(job);
+        /* A speed gate times work on every stream: the student's and the baseline alike. */
+        opt.sync_device = lab->baseline != NULL;
         tm_result student, sol;
         CL_CUDA_CHECK(tm_measure(lab->launch, state, &opt, &student));
         /* The copy moves the same number of bytes: reads half, writes half. */
@@ -239,6 +241,16 @@ static int mode_run(const wk_job *job, const wk_lab *lab, int timing, cJSON *roo
             tm_result base;
             CL_CUDA_CHECK(tm_measure(lab->baseline, state, &opt, &base));
             cJSON_AddItemToObject(t, "baseline", timing_json(&base, useful));
+        }
+        if (lab->baseline && lab->reset) {
+            /* What was timed must compute: poison the outputs, launch once more, and save what
+             * this launch wrote over the first launch's outputs; the grader checks these. */
+            lab->reset(state);
+            CL_CUDA_CHECK(lab->launch(state));
+            CL_CUDA_CHECK(cudaDeviceSynchronize());
+            cJSON_ReplaceItemInObject(root, "guards_intact",
+                                      cJSON_CreateBool(lab->save(state, job)));
+            cJSON_AddBoolToObject(root, "checked_after_timing", 1);
         }
         cJSON_AddNumberToObject(t, "flush_bytes", (double)opt.flush_bytes);
         write_result(job, root);
@@ -275,7 +287,7 @@ static int mode_counters(const wk_job *job, const wk_lab *lab, cJSON *root)
 {
     void *state = open_lab(job, lab);
     static ct_result res;
-    ct_profile(lab->launch, state, &res);
+    ct_profile(lab->launch, state, job->shared_counters, &res);
     add_counters(root, &res);
     write_result(job, root);
     lab->close(state);
@@ -318,7 +330,7 @@ static int counters_self_test(const wk_job *job, cJSON *root)
     CL_CUDA_CHECK(cudaMalloc(&sc.src, sc.bytes));
     CL_CUDA_CHECK(cudaMalloc(&sc.dst, sc.bytes));
     static ct_result res;
-    ct_profile(sol_work, &sc, &res);
+    ct_profile(sol_work, &sc, 0, &res);
     add_counters(root, &res);
     write_result(job, root);
     cudaFree(sc.src);
@@ -329,7 +341,7 @@ static int counters_self_test(const wk_job *job, cJSON *root)
 static int usage(void)
 {
     fputs("usage: grade-worker probe|run|counters|trace|explore [--lab NN] [--kernel FILE.so]\n"
-          "                    --workdir DIR [--seed N] [--no-timing]\n"
+          "                    --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
           "The grading child of 'grade'; run 'grade --help' instead.\n",
           stderr);
     return WK_EXIT_USAGE;
@@ -346,6 +358,8 @@ int main(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--no-timing"))
             timing = 0;
+        else if (!strcmp(a, "--shared-counters"))
+            job.shared_counters = 1;
         else if (v && !strcmp(a, "--lab"))
             lab_id = argv[++i];
         else if (v && !strcmp(a, "--kernel"))

@@ -33,6 +33,7 @@ typedef struct wk_job {
     void *kernel_so; /* dlopen handle of the student's kernel object, NULL in explore mode */
     di_info dev;
     int trace; /* the trace engine is injected: labs that offer one set up their smaller problem */
+    int shared_counters; /* the counters engine also reads shared-memory bank conflicts */
 } wk_job;
 
 /* Finds symbol name in the kernel object; on failure prints why and exits WK_EXIT_CONTRACT. */
@@ -78,6 +79,9 @@ typedef struct wk_lab {
     /* Optional: the grader's own kernel for the same task on the same state, timed beside the
      * student's launch for the lab's speed gate. Writes only the lab's scratch output. */
     cudaError_t (*baseline)(void *state);
+    /* With baseline: poisons the outputs again, so that one more launch after the timing can be
+     * saved and checked (a launcher must compute on every call, not only the first). */
+    void (*reset)(void *state);
 } wk_lab;
 
 extern const wk_lab wk_lab01;

@@ -9,8 +9,10 @@
  * pitch >= width * 4: pixel (r, c) at (float *)((char *)image + r * pitch) + c. The bytes of a
  * row after its width floats, if any, are padding: nobody may write them.
  *
- * The grader calls lab07_alloc_image for the input and the output, lab07_upload for the
- * input, then lab07_adjust (timed and measured), and frees both images with cudaFree.
+ * The grader calls lab07_alloc_image for the input and the output, asking for two rows more
+ * than the image has (it keeps one row before and one after the image, which no function may
+ * write), lab07_upload for the input, then lab07_adjust (timed and measured), and frees both
+ * images with cudaFree.
  */
 #ifndef CL_LAB07_H
 #define CL_LAB07_H

@@ -574,7 +574,8 @@ static void test_decide_smaller_trace_uses_its_own_bytes(void **state)
     oc_outcome o = gated_outcome(4, 1.0);
     o.useful_bytes = 1e9;            /* the full problem: far more than the trace saw */
     o.trace_useful_bytes = 200000.0; /* the traced one: 2 x 1000 x 128 bytes is enough */
-    o.load = traffic(1000, 32, 128); /* full-size counters differ: not compared */
+    o.load = traffic(1e7, 32, 64);   /* full size: other sectors (not compared), 640 MB */
+    o.store = traffic(1e7, 4, 64);   /* and 640 MB more: the full problem's bytes moved */
     gr_decide(&o);
     assert_verdict(&o, OC_PASS, 95, 95);
     assert_string_equal(o.disagreement, "");
@@ -582,6 +583,23 @@ static void test_decide_smaller_trace_uses_its_own_bytes(void **state)
     gr_decide(&o);
     assert_verdict(&o, OC_FAIL, 40, 95);
     assert_contains(o.reason, "moved only 0.26 MB of the 1.00 MB");
+}
+
+static void test_decide_smaller_trace_and_full_size_counters_short(void **state)
+{
+    (void)state;
+    /* The traced small problem moved its bytes, but at full size the counters saw far fewer
+     * than the task needs: the full-size run did part of its work elsewhere. */
+    oc_outcome o = gated_outcome(4, 1.0);
+    o.useful_bytes = 1e9;
+    o.trace_useful_bytes = 200000.0;
+    o.load = traffic(1000, 4, 128); /* 128 kB at full size */
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 95);
+    assert_contains(o.reason, "moved only 0.26 MB of the 1000.00 MB");
+    o.counters = OC_ENGINE_NO_PERMISSION; /* without counters, the trace's problem is all */
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 95, 95);
 }
 
 int main(void)
@@ -620,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_decide_speed_not_timed_is_not_graded),
         cmocka_unit_test(test_decide_speed_counts_when_coalescing_is_not_measured),
         cmocka_unit_test(test_decide_smaller_trace_uses_its_own_bytes),
+        cmocka_unit_test(test_decide_smaller_trace_and_full_size_counters_short),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -478,6 +478,10 @@ static void test_lab07_check_refuses_an_impossible_pitch(void **state)
     lab_check c;
     assert_int_equal(s->check(otherdir, SEED, &c), -1);
     assert_contains(c.details, "the pitch 4000 is impossible");
+    pitch = LAB07_MAX_PITCH + 4; /* larger than any real alignment: refused before any read */
+    write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
+    assert_int_equal(s->check(otherdir, SEED, &c), -1);
+    assert_contains(c.details, "is impossible");
     remove_in(otherdir, "pitch.bin");
 }
 
