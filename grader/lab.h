@@ -5,8 +5,11 @@
 #ifndef CL_LAB_H
 #define CL_LAB_H
 
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "compare.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +69,13 @@ const lab_spec *lab_find(const char *name);
  * (with why filled) otherwise. */
 void *lab_load_output(const char *workdir, const char *name, size_t bytes, char *why,
                       size_t why_size);
+
+/* Compares one output with its CPU reference (rows x cols floats) and adds what it found to
+ * out: elements checked, wrong, and still holding the child's poison. Describes it on details
+ * (the first wrong coordinates, the poisoned count) when details is not NULL. out->passed is
+ * the caller's to set. */
+void lab_compare(lab_check *out, FILE *details, const char *name, const float *got,
+                 const float *want, size_t rows, size_t cols, cmp_tolerance tol);
 
 #ifdef __cplusplus
 }

@@ -64,3 +64,20 @@ void *lab_load_output(const char *workdir, const char *name, size_t bytes, char 
         fclose(f);
     return buf;
 }
+
+void lab_compare(lab_check *out, FILE *details, const char *name, const float *got,
+                 const float *want, size_t rows, size_t cols, cmp_tolerance tol)
+{
+    cmp_result res;
+    cmp_floats(got, want, rows, cols, tol, &res);
+    size_t unwritten = cmp_count_bits(got, rows * cols, 0xffffffffu); /* the child's poison */
+    out->checked += res.checked;
+    out->mismatches += res.mismatches;
+    out->unwritten += unwritten;
+    if (details) {
+        cmp_describe(details, name, &res, cols, tol);
+        if (unwritten)
+            fprintf(details, "%zu of them were never written (they still hold the poison NaN)\n",
+                    unwritten);
+    }
+}

@@ -15,24 +15,6 @@
 #include "lab.h"
 #include "lab03_data.h"
 
-/* Compares one output and appends what it found to out. */
-static void compare_one(const char *name, const float *got, const float *want, size_t rows,
-                        size_t cols, cmp_tolerance tol, lab_check *out, FILE *details)
-{
-    cmp_result res;
-    cmp_floats(got, want, rows, cols, tol, &res);
-    size_t unwritten = cmp_count_bits(got, rows * cols, 0xffffffffu); /* the child's poison */
-    out->checked += res.checked;
-    out->mismatches += res.mismatches;
-    out->unwritten += unwritten;
-    if (details) {
-        cmp_describe(details, name, &res, cols, tol);
-        if (unwritten)
-            fprintf(details, "%zu elements of '%s' were never written (still the poison NaN)\n",
-                    unwritten, name);
-    }
-}
-
 static int lab03_check(const char *workdir, uint64_t seed, lab_check *out)
 {
     const size_t rows = LAB03_ROWS, cols = LAB03_COLS, n = rows * cols;
@@ -66,9 +48,9 @@ static int lab03_check(const char *workdir, uint64_t seed, lab_check *out)
         const cmp_tolerance sum_tol = {.abs = cols / 1048576.0, .rel = 1e-5};
         const cmp_tolerance elem_tol = {.abs = 1e-6, .rel = 1e-6};
         FILE *details = fmemopen(out->details, sizeof out->details, "w");
-        compare_one("sums", sums, want_sums, rows, 1, sum_tol, out, details);
-        compare_one("c", c, b, rows, cols, elem_tol, out, details);
-        compare_one("sums_cm", sums_cm, want_sums, rows, 1, sum_tol, out, details);
+        lab_compare(out, details, "sums", sums, want_sums, rows, 1, sum_tol);
+        lab_compare(out, details, "c", c, b, rows, cols, elem_tol);
+        lab_compare(out, details, "sums_cm", sums_cm, want_sums, rows, 1, sum_tol);
         if (details)
             fclose(details);
         out->passed = out->mismatches == 0;

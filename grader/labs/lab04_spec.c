@@ -31,20 +31,10 @@ static int lab04_check(const char *workdir, uint64_t seed, lab_check *out)
             /* Every product has a magnitude in [1, 4), so a missing, extra or wrong term moves
              * a sum by 1 or more; float rounding over k terms stays below a few hundredths. */
             const cmp_tolerance tol = {.abs = 0.0625, .rel = 2e-5};
-            cmp_result res;
-            cmp_floats(c, want, m, n, tol, &res);
-            out->checked = res.checked;
-            out->mismatches = res.mismatches;
-            out->unwritten = cmp_count_bits(c, (size_t)m * n, 0xffffffffu); /* the poison */
             FILE *details = fmemopen(out->details, sizeof out->details, "w");
-            if (details) {
-                cmp_describe(details, "c", &res, n, tol);
-                if (out->unwritten)
-                    fprintf(details,
-                            "%zu elements of 'c' were never written (still the poison NaN)\n",
-                            out->unwritten);
+            lab_compare(out, details, "c", c, want, m, n, tol);
+            if (details)
                 fclose(details);
-            }
             out->passed = out->mismatches == 0;
             snprintf(out->summary, sizeof out->summary,
                      "c = a b, %d x %d times %d x %d, against a CPU product in double; within "

@@ -44,22 +44,11 @@ static int lab05_check(const char *workdir, uint64_t seed, lab_check *out)
             /* As lab 04: products of magnitude 1 to 4, a wrong term moves a sum by 1 or more. */
             const cmp_tolerance prod_tol = {.abs = 0.0625, .rel = 2e-5};
             const cmp_tolerance exact = {.abs = 0.0, .rel = 0.0};
-            cmp_result rc_c, rc_t;
-            cmp_floats(c, want_c, m, n, prod_tol, &rc_c);
-            cmp_floats(tt, want_t, cols, rows, exact, &rc_t);
-            out->checked = rc_c.checked + rc_t.checked;
-            out->mismatches = rc_c.mismatches + rc_t.mismatches;
-            out->unwritten = cmp_count_bits(c, (size_t)m * n, 0xffffffffu) +
-                             cmp_count_bits(tt, (size_t)rows * cols, 0xffffffffu);
             FILE *details = fmemopen(out->details, sizeof out->details, "w");
-            if (details) {
-                cmp_describe(details, "c", &rc_c, n, prod_tol);
-                cmp_describe(details, "out", &rc_t, rows, exact);
-                if (out->unwritten)
-                    fprintf(details, "%zu elements were never written (still the poison NaN)\n",
-                            out->unwritten);
+            lab_compare(out, details, "c", c, want_c, m, n, prod_tol);
+            lab_compare(out, details, "out", tt, want_t, cols, rows, exact);
+            if (details)
                 fclose(details);
-            }
             out->passed = out->mismatches == 0;
             snprintf(out->summary, sizeof out->summary,
                      "c = a^T b (a %d x %d, b %d x %d) against a CPU product in double, within "

@@ -31,6 +31,8 @@
 #include "lab.h"
 #include "lab01_data.h"
 #include "lab04_data.h"
+#include "lab05_data.h"
+#include "lab06_data.h"
 #include "lab07_data.h"
 
 #define SEED UINT64_C(20240917)
@@ -409,6 +411,89 @@ static void test_lab04_check_float_sums_and_a_missing_term(void **state)
     free(c);
 }
 
+/* ---- lab 05 ---- */
+
+static void test_lab05_check_product_and_transpose(void **state)
+{
+    (void)state;
+    const int m = LAB05_M, n = LAB05_N, k = LAB05_K, rows = LAB05_ROWS, cols = LAB05_COLS;
+    float *a = malloc((size_t)k * m * sizeof(float)), *at = malloc((size_t)m * k * sizeof(float));
+    float *b = malloc((size_t)k * n * sizeof(float)),
+          *t = malloc((size_t)rows * cols * sizeof(float));
+    float *c = malloc((size_t)m * n * sizeof(float)),
+          *tt = malloc((size_t)rows * cols * sizeof(float));
+    assert_true(a && at && b && t && c && tt);
+    lab05_fill(SEED, a, b, t, m, n, k, rows, cols);
+    for (size_t i = 0; i < (size_t)k; ++i)
+        for (size_t r = 0; r < (size_t)m; ++r)
+            at[r * k + i] = a[i * m + r];
+    assert_int_equal(lab04_reference(at, b, c, m, n, k), 0);
+    for (size_t r = 0; r < (size_t)rows; ++r)
+        for (size_t col = 0; col < (size_t)cols; ++col)
+            tt[col * rows + r] = t[r * cols + col];
+    write_file(otherdir, "c.bin", c, (size_t)m * n * sizeof(float));
+    write_file(otherdir, "t_out.bin", tt, (size_t)rows * cols * 4);
+    const lab_spec *s = lab_find("05");
+    assert_non_null(s);
+    lab_check got;
+    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    if (!got.passed)
+        fail_msg("the references fail their own check: %s", got.details);
+    assert_int_equal(got.checked, (size_t)m * n + (size_t)rows * cols);
+
+    /* Two elements of the transpose exchanged: the transpose is compared exactly. */
+    float keep = tt[1];
+    tt[1] = tt[0];
+    tt[0] = keep;
+    write_file(otherdir, "t_out.bin", tt, (size_t)rows * cols * 4);
+    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    assert_int_equal(got.passed, 0);
+    assert_int_equal(got.mismatches, 2);
+    assert_contains(got.details, "out[0][0]");
+    remove_in(otherdir, "c.bin");
+    remove_in(otherdir, "t_out.bin");
+    free(a);
+    free(at);
+    free(b);
+    free(t);
+    free(c);
+    free(tt);
+}
+
+/* ---- lab 06 ---- */
+
+static void test_lab06_check_swapped_and_unwritten_fields(void **state)
+{
+    (void)state;
+    const size_t n = LAB06_N, count = n * LAB06_FIELDS;
+    float *aos = malloc(count * sizeof(float));
+    assert_non_null(aos);
+    lab06_fill(SEED, aos, n);
+    lab06_reference(aos, n, LAB06_DATA_STEPS, LAB06_DT, LAB06_G);
+    write_file(otherdir, "aos.bin", aos, count * sizeof(float));
+    const lab_spec *s = lab_find("06");
+    assert_non_null(s);
+    lab_check got;
+    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    assert_int_equal(got.passed, 1);
+    assert_string_equal(got.details, "");
+
+    /* vx and vy of particle 7 exchanged, vz of the last particle never written. */
+    float keep = aos[7 * 8 + 3];
+    aos[7 * 8 + 3] = aos[7 * 8 + 4];
+    aos[7 * 8 + 4] = keep;
+    memset(&aos[count - 3], 0xff, sizeof(float));
+    write_file(otherdir, "aos.bin", aos, count * sizeof(float));
+    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    assert_int_equal(got.passed, 0);
+    assert_int_equal(got.mismatches, 3);
+    assert_int_equal(got.unwritten, 1);
+    assert_contains(got.details, "aos[7][3]");
+    assert_contains(got.details, "1 of them were never written");
+    remove_in(otherdir, "aos.bin");
+    free(aos);
+}
+
 /* ---- lab 07 ---- */
 
 /* Writes out_raw.bin and pitch.bin as the child would: the right image at the given pitch, the
@@ -505,6 +590,8 @@ int main(void)
         cmocka_unit_test(test_lab01_check_missing_output),
         cmocka_unit_test(test_lab04_reference_by_hand),
         cmocka_unit_test(test_lab04_check_float_sums_and_a_missing_term),
+        cmocka_unit_test(test_lab05_check_product_and_transpose),
+        cmocka_unit_test(test_lab06_check_swapped_and_unwritten_fields),
         cmocka_unit_test(test_lab07_check_pitched_and_packed),
         cmocka_unit_test(test_lab07_check_names_a_padding_write),
         cmocka_unit_test(test_lab07_check_refuses_an_impossible_pitch),
