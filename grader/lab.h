@@ -1,6 +1,7 @@
 /*
  * lab.h - what the grader knows about a lab (its spec) and what grading one found (its
- * outcome). Specs live in grader/labs/labNN_spec.c, one per lab; the table is in labs.c.
+ * outcome). Lab NN's spec lives in grader/labs/NN-slug/labNN_spec.c; the table of them,
+ * lab_table, is made from the registry grader/labs/labs.def (labs.c).
  */
 #ifndef CL_LAB_H
 #define CL_LAB_H

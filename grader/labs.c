@@ -1,4 +1,4 @@
-/* labs.c - the table of labs and what every spec shares. See lab.h. */
+/* labs.c - the table of labs (from labs/labs.def) and what every spec shares. See lab.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "lab.h"
 
@@ -8,16 +8,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-extern const lab_spec lab01_spec;
-extern const lab_spec lab02_spec;
-extern const lab_spec lab03_spec;
-extern const lab_spec lab04_spec;
-extern const lab_spec lab05_spec;
-extern const lab_spec lab06_spec;
-extern const lab_spec lab07_spec;
+/* The table, made from the registry (labs/labs.def): labNN_spec for every row. */
+#define CL_LAB(nn, slug) extern const lab_spec lab##nn##_spec;
+#include "labs/labs.def"
+#undef CL_LAB
 
-const lab_spec *const lab_table[] = {&lab01_spec, &lab02_spec, &lab03_spec, &lab04_spec,
-                                     &lab05_spec, &lab06_spec, &lab07_spec};
+const lab_spec *const lab_table[] = {
+#define CL_LAB(nn, slug) &lab##nn##_spec,
+#include "labs/labs.def"
+#undef CL_LAB
+};
 const size_t lab_count = sizeof lab_table / sizeof lab_table[0];
 
 const lab_spec *lab_find(const char *name)

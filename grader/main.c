@@ -4,8 +4,8 @@
  *
  * A run, end to end: cli.c parses -> gr_probe() asks a child for the GPU -> for each lab,
  * gr_grade_lab() (grade.c) compiles with nvcc (build.c), runs the kernel in grade-worker
- * (runner.c; worker/worker.c), checks its outputs here (labs/labNN_spec.c), reads counters in
- * another child (worker/counters.c) and decides -> report.c prints text or JSON.
+ * (runner.c; worker/worker.c), checks its outputs here (labs/NN-slug/labNN_spec.c), reads counters
+ * in another child (worker/counters.c) and decides -> report.c prints text or JSON.
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>

@@ -8,7 +8,8 @@ target_link_libraries(json-get PRIVATE PkgConfig::CJSON)
 if(TARGET PkgConfig::CMOCKA)
   add_executable(fake_child tests/unit/fake_child.c)
 
-  set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis)
+  set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis
+                    registry)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)
@@ -16,6 +17,7 @@ if(TARGET PkgConfig::CMOCKA)
     set_tests_properties(unit_${t} PROPERTIES LABELS unit TIMEOUT 120)
   endforeach()
   target_compile_definitions(test_runner PRIVATE FAKE_CHILD_PATH="$<TARGET_FILE:fake_child>")
+  target_compile_definitions(test_registry PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   add_dependencies(test_runner fake_child)
 else()
   message(WARNING "CMocka not found (install libcmocka-dev): unit tests are not built")
@@ -60,48 +62,29 @@ if(CLANG_FORMAT_EXECUTABLE)
 endif()
 
 # ---- gpu ----------------------------------------------------------------------------------
-set(CL_LAB01_CASES solution stub stub_nobody index_bug swapped oob_write hang crash no_compile wrong_name
-                   pairs cpu_copy)
-foreach(c IN LISTS CL_LAB01_CASES)
-  add_test(NAME gpu_lab01_${c}
-           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab01.sh ${PROJECT_BINARY_DIR}
-                   ${PROJECT_SOURCE_DIR} ${c})
-  set_tests_properties(gpu_lab01_${c} PROPERTIES LABELS "gpu;lab01" SKIP_RETURN_CODE 77
-                                                 TIMEOUT 300 RESOURCE_LOCK gpu)
-endforeach()
-set(CL_LAB02_CASES solution stub scatter_writes no_transpose tile_edge)
-foreach(c IN LISTS CL_LAB02_CASES)
-  add_test(NAME gpu_lab02_${c}
-           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab02.sh ${PROJECT_BINARY_DIR}
-                   ${PROJECT_SOURCE_DIR} ${c})
-  set_tests_properties(gpu_lab02_${c} PROPERTIES LABELS "gpu;lab02" SKIP_RETURN_CODE 77
-                                                 TIMEOUT 300 RESOURCE_LOCK gpu)
-endforeach()
-set(CL_LAB03_CASES solution stub axpby_unfixed swapped_axpby colmajor_rowindex)
-foreach(c IN LISTS CL_LAB03_CASES)
-  add_test(NAME gpu_lab03_${c}
-           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab03.sh ${PROJECT_BINARY_DIR}
-                   ${PROJECT_SOURCE_DIR} ${c})
-  set_tests_properties(gpu_lab03_${c} PROPERTIES LABELS "gpu;lab03" SKIP_RETURN_CODE 77
-                                                 TIMEOUT 300 RESOURCE_LOCK gpu)
-endforeach()
-set(CL_LAB04_CASES solution stub naive_x_on_columns tiles_x_on_rows swapped_index tile_edge)
-foreach(c IN LISTS CL_LAB04_CASES)
-  add_test(NAME gpu_lab04_${c}
-           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab04.sh ${PROJECT_BINARY_DIR}
-                   ${PROJECT_SOURCE_DIR} ${c})
-  set_tests_properties(gpu_lab04_${c} PROPERTIES LABELS "gpu;lab04" SKIP_RETURN_CODE 77
-                                                 TIMEOUT 300 RESOURCE_LOCK gpu)
-endforeach()
-set(CL_LAB05_CASES solution stub strided_corner_turn transpose_edge unpadded)
-set(CL_LAB06_CASES solution stub naive_conversion float4_aos swapped_fields unaligned_planes)
-set(CL_LAB07_CASES solution stub pitch_unused writes_padding packed_upload)
-foreach(lab 05 06 07)
-  foreach(c IN LISTS CL_LAB${lab}_CASES)
-    add_test(NAME gpu_lab${lab}_${c}
-             COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/lab${lab}.sh ${PROJECT_BINARY_DIR}
-                     ${PROJECT_SOURCE_DIR} ${c})
-    set_tests_properties(gpu_lab${lab}_${c} PROPERTIES LABELS "gpu;lab${lab}" SKIP_RETURN_CODE 77
+# Every lab of the registry: tests/gpu/labNN.sh runs one case per call. The cases are its
+# solution and stub, every mutant in tests/submissions/NN-slug/ (NAME.cu or NAME.patch), and
+# those the script itself names in a line "# extra cases: A B ...".
+foreach(lab IN LISTS CL_LABS)
+  string(SUBSTRING "${lab}" 0 2 num)
+  set(script ${PROJECT_SOURCE_DIR}/tests/gpu/lab${num}.sh)
+  file(GLOB mutants CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/submissions/${lab}/*.cu
+                                      ${PROJECT_SOURCE_DIR}/tests/submissions/${lab}/*.patch)
+  set(cases solution stub)
+  foreach(m IN LISTS mutants)
+    get_filename_component(name "${m}" NAME_WE)
+    list(APPEND cases ${name})
+  endforeach()
+  if(EXISTS ${script})
+    file(STRINGS ${script} extra REGEX "^# extra cases:")
+    string(REGEX REPLACE "^# extra cases:" "" extra "${extra}")
+    separate_arguments(extra)
+    list(APPEND cases ${extra})
+  endif()
+  foreach(c IN LISTS cases)
+    add_test(NAME gpu_lab${num}_${c}
+             COMMAND sh ${script} ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} ${c})
+    set_tests_properties(gpu_lab${num}_${c} PROPERTIES LABELS "gpu;lab${num}" SKIP_RETURN_CODE 77
                                                        TIMEOUT 300 RESOURCE_LOCK gpu)
   endforeach()
 endforeach()

@@ -26,8 +26,16 @@
 
 cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
-static const wk_lab *const wk_labs[] = {&wk_lab01, &wk_lab02, &wk_lab03, &wk_lab04,
-                                        &wk_lab05, &wk_lab06, &wk_lab07, &wk_lab_patterns};
+/* Every lab of the registry (labs/labs.def) by its number, and the engines' patterns. */
+static const struct {
+    const char *id;
+    const wk_lab *lab;
+} wk_labs[] = {
+#define CL_LAB(nn, slug) {#nn, &wk_lab##nn},
+#include "labs.def"
+#undef CL_LAB
+    {"patterns", &wk_lab_patterns},
+};
 
 /* ---- services for the labs (worker.h) ---- */
 
@@ -200,7 +208,7 @@ static void *open_lab(const wk_job *job, const wk_lab *lab)
 {
     void *state = lab->open(job);
     if (!state) {
-        fprintf(stderr, "out of host memory while setting up lab %s\n", lab->id);
+        fprintf(stderr, "out of host memory while setting up lab %s\n", job->lab);
         exit(WK_EXIT_IO);
     }
     return state;
@@ -363,7 +371,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--shared-counters"))
             job.shared_counters = 1;
         else if (v && !strcmp(a, "--lab"))
-            lab_id = argv[++i];
+            job.lab = lab_id = argv[++i];
         else if (v && !strcmp(a, "--kernel"))
             kernel = argv[++i];
         else if (v && !strcmp(a, "--workdir"))
@@ -398,14 +406,14 @@ int main(int argc, char **argv)
 
     const wk_lab *lab = NULL;
     for (size_t i = 0; lab_id && i < sizeof wk_labs / sizeof wk_labs[0]; ++i)
-        if (!strcmp(wk_labs[i]->id, lab_id))
-            lab = wk_labs[i];
+        if (!strcmp(wk_labs[i].id, lab_id))
+            lab = wk_labs[i].lab;
     if (!lab)
         return usage();
 
     if (!strcmp(mode, "explore")) {
         if (!lab->explore) {
-            fprintf(stderr, "lab %s has no explore run\n", lab->id);
+            fprintf(stderr, "lab %s has no explore run\n", lab_id);
             return WK_EXIT_USAGE;
         }
         return lab->explore(&job);

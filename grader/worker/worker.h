@@ -28,6 +28,7 @@ extern "C" {
 #define WK_GUARD_BYTES 4096
 
 typedef struct wk_job {
+    const char *lab; /* its number, "01" */
     uint64_t seed;
     const char *workdir;
     void *kernel_so; /* dlopen handle of the student's kernel object, NULL in explore mode */
@@ -62,8 +63,7 @@ void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, si
 int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes);
 
 typedef struct wk_lab {
-    const char *id; /* "01" */
-    int builtin;    /* runs grader-owned kernels only: no --kernel needed */
+    int builtin; /* runs grader-owned kernels only: no --kernel needed */
     /* Binds the launcher(s), allocates, fills the seeded inputs and poisons the outputs. */
     void *(*open)(const wk_job *job);
     /* Runs the student's work once (launches only; no synchronisation). */
@@ -84,13 +84,12 @@ typedef struct wk_lab {
     void (*reset)(void *state);
 } wk_lab;
 
-extern const wk_lab wk_lab01;
-extern const wk_lab wk_lab02;
-extern const wk_lab wk_lab03;
-extern const wk_lab wk_lab04;
-extern const wk_lab wk_lab05;
-extern const wk_lab wk_lab06;
-extern const wk_lab wk_lab07;
+/* Lab NN's side of the grading child, wk_labNN, in grader/labs/NN-slug/labNN_run.c: one for
+ * every row of the registry (labs/labs.def). */
+#define CL_LAB(nn, slug) extern const wk_lab wk_lab##nn;
+#include "labs.def"
+#undef CL_LAB
+/* DESIGN's access patterns, for checking the engines (patterns_run.c); not a lab. */
 extern const wk_lab wk_lab_patterns;
 
 #ifdef __cplusplus

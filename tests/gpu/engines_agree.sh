@@ -1,6 +1,6 @@
 #!/bin/sh
 # The trace engine, the counters engine and Nsight Compute must count the same sectors per
-# request on every pattern of DESIGN's measured table (grader/labs/patterns.cu), and the trace
+# request on every pattern of DESIGN's measured table (grader/worker/patterns.cu), and the trace
 # must match the table where it gives a number. Prints the table.
 #     engines_agree.sh BUILD_DIR
 # Exits 77 (skipped) without a GPU or without the trace engine; without ncu it compares the

@@ -2,6 +2,7 @@
 # GPU test of lab 01 through the real grader, one case per call:
 #     lab01.sh BUILD_DIR SOURCE_DIR CASE
 # CASE is solution, stub, or the name of a mutant in tests/submissions/01-dram-burst/.
+# extra cases: stub_nobody
 # Exits 77 (skipped) without a GPU.
 set -u
 build=$1 src=$2 case=$3

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The whole check on a GPU machine, in one command: clean build, every test (unit and gpu),
-# the student's view of every lab (stub and solution), the explore runs, the engines against
-# Nsight Compute, and a summary table last. Copies views.txt, engines.txt, ctest.log,
+# the student's view of every lab of 'grade --list' (stub and solution), the explore runs, the
+# engines against Nsight Compute, and a summary table last. Copies views.txt, engines.txt, ctest.log,
 # explore-csv.tar (every explore CSV) and explain-01.svg to $OUT.
 #     tests/gpu/run-all.sh [BUILD_DIR]        (logs go to $OUT when it is set)
 set -u
@@ -20,36 +20,19 @@ ctest --test-dir "$build" --output-on-failure > "$logs/ctest.log" 2>&1
 ctest_status=$?
 t2=$(date +%s.%N)
 
-echo "=== the student's view: stub (with --explain)"
-( cd "$logs" && time "$OLDPWD/$build/grade" 01 --seed 7 --explain ) > "$logs/stub.txt" 2>&1
-cat "$logs/stub.txt"
-echo "=== the student's view: solution"
-( time "$build/grade" --solution 01 --seed 7 ) > "$logs/solution.txt" 2>&1; cat "$logs/solution.txt"
-echo "=== explore 01"
-"$build/grade" --explore 01 --csv "$logs/explore-01.csv" 2>&1 | tee "$logs/explore.txt"
-echo "=== lab 02: stub, solution, explore"
-"$build/grade" 02 --seed 11 > "$logs/lab02.txt" 2>&1
-"$build/grade" --solution 02 --seed 11 >> "$logs/lab02.txt" 2>&1
-grep -v '^\[02\]' "$logs/lab02.txt"
-"$build/grade" --explore 02 --csv "$logs/explore-02.csv" 2>&1 | tee "$logs/explore-02.txt"
-echo "=== lab 03: stub, solution, explore"
-"$build/grade" 03 --seed 13 > "$logs/lab03.txt" 2>&1
-"$build/grade" --solution 03 --seed 13 >> "$logs/lab03.txt" 2>&1
-grep -v '^\[03\]' "$logs/lab03.txt"
-"$build/grade" --explore 03 --csv "$logs/explore-03.csv" 2>&1 | tee "$logs/explore-03.txt"
-echo "=== lab 04: stub, solution, explore, speed-up over seeds"
-"$build/grade" 04 --seed 17 > "$logs/lab04.txt" 2>&1
-"$build/grade" --solution 04 --seed 17 >> "$logs/lab04.txt" 2>&1
-grep -v '^\[04\]' "$logs/lab04.txt"
-"$build/grade" --explore 04 --csv "$logs/explore-04.csv" 2>&1 | tee "$logs/explore-04.txt"
-bash tests/gpu/speed_spread.sh "$build" 2>&1 | tee "$logs/speed-spread.txt"
-for lab in 05 06 07; do
-    echo "=== lab $lab: stub, solution, explore"
-    "$build/grade" $lab --seed 3 > "$logs/lab$lab.txt" 2>&1
-    "$build/grade" --solution $lab --seed 3 >> "$logs/lab$lab.txt" 2>&1
-    grep -v "^\[$lab\]" "$logs/lab$lab.txt"
-    "$build/grade" --explore $lab --csv "$logs/explore-$lab.csv" 2>&1 | tee "$logs/explore-$lab.txt"
+# Every lab of the registry: the student's view of its stub (with --explain) and its solution,
+# timed, then its explore run.
+labs=$("$build/grade" --list | cut -d' ' -f1)
+for lab in $labs; do
+    n=${lab%%-*}
+    echo "=== lab $n ($lab): stub, solution, explore"
+    ( cd "$logs" && time "$OLDPWD/$build/grade" "$n" --seed 7 --explain ) > "$logs/lab$n.txt" 2>&1
+    ( time "$build/grade" --solution "$n" --seed 7 ) >> "$logs/lab$n.txt" 2>&1
+    grep -v "^\[$n\]" "$logs/lab$n.txt"
+    "$build/grade" --explore "$n" --csv "$logs/explore-$n.csv" 2>&1 | tee "$logs/explore-$n.txt"
 done
+echo "=== lab 04: speed-up over seeds"
+bash tests/gpu/speed_spread.sh "$build" 2>&1 | tee "$logs/speed-spread.txt"
 echo "=== lab 06: DRAM bytes by layout (Nsight Compute)"
 sh tests/gpu/lab06_dram.sh "$build" 2>&1 | tee "$logs/lab06-dram.txt"
 echo "=== the student's path: make -f Makefile.student grade LAB=01 (plain compilers, no CMake)"
@@ -77,13 +60,9 @@ done | tee "$logs/timing-by-engine.txt"
 echo "=== summary"
 grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$logs/ctest.log" | head -30
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %.0f s\n", b - a, "'"$(nproc)"' cores", c - b }'
-grep -h "^real" "$logs/stub.txt" "$logs/solution.txt" | sed 's/^/grade LAB=01 wall: /'
-cat "$logs/stub.txt" "$logs/solution.txt" "$logs/lab02.txt" "$logs/lab03.txt" \
-    "$logs/explore-02.txt" "$logs/explore-03.txt" "$logs/lab04.txt" "$logs/explore-04.txt" \
-    "$logs/speed-spread.txt" "$logs/lab05.txt" "$logs/explore-05.txt" "$logs/lab06.txt" \
-    "$logs/explore-06.txt" "$logs/lab06-dram.txt" "$logs/lab07.txt" "$logs/explore-07.txt" \
-    "$logs/make-grade.txt" \
-    "$logs/doctor-nobody.txt" > "$keep/views.txt" 2>/dev/null
+grep -h "^real" "$logs/lab01.txt" | sed 's/^/grade 01 wall (stub, then solution): /'
+cat "$logs"/lab0*.txt "$logs"/explore-0*.txt "$logs/speed-spread.txt" "$logs/lab06-dram.txt" \
+    "$logs/make-grade.txt" "$logs/doctor-nobody.txt" > "$keep/views.txt" 2>/dev/null
 cat "$logs/engines-agree.txt" "$logs/engines-agree-nobody.txt" "$logs/timing-by-engine.txt" \
     > "$keep/engines.txt" 2>/dev/null
 cp "$logs/ctest.log" "$keep/" 2>/dev/null

@@ -2,7 +2,7 @@
 # Lab 04's speed gate, measured over seeds: the speed-up over the grader's naive kernel of the
 # reference solution (32 x 32 tiles), of the same solution with 16 x 16 tiles, and of the naive
 # kernel itself (the mutant naive_x_on_columns), timing engine only. Where min_speedup in
-# grader/labs/lab04_spec.c comes from; the numbers are in tests/gpu/RESULTS.md.
+# grader/labs/04-matmul/lab04_spec.c comes from; the numbers are in tests/gpu/RESULTS.md.
 #     tests/gpu/speed_spread.sh [BUILD_DIR] [SEEDS]
 set -u
 cd "$(dirname "$0")/../.."

@@ -98,7 +98,6 @@ static void lab05_close(void *state)
 int lab05_explore(const wk_job *job);
 
 const wk_lab wk_lab05 = {
-    .id = "05",
     .open = lab05_open,
     .launch = lab05_launch,
     .save = lab05_save,

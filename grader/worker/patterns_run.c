@@ -57,7 +57,6 @@ static void patterns_close(void *state)
 }
 
 const wk_lab wk_lab_patterns = {
-    .id = "patterns",
     .builtin = 1,
     .open = patterns_open,
     .launch = patterns_work,

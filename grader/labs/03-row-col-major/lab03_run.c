@@ -96,7 +96,6 @@ static void lab03_close(void *state)
 int lab03_explore(const wk_job *job);
 
 const wk_lab wk_lab03 = {
-    .id = "03",
     .open = lab03_open,
     .launch = lab03_launch,
     .save = lab03_save,

@@ -127,7 +127,6 @@ static void lab07_close(void *state)
 int lab07_explore(const wk_job *job);
 
 const wk_lab wk_lab07 = {
-    .id = "07",
     .open = lab07_open,
     .launch = lab07_launch,
     .save = lab07_save,

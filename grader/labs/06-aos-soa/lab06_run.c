@@ -94,7 +94,6 @@ static void lab06_close(void *state)
 int lab06_explore(const wk_job *job);
 
 const wk_lab wk_lab06 = {
-    .id = "06",
     .open = lab06_open,
     .launch = lab06_launch,
     .save = lab06_save,

@@ -70,7 +70,6 @@ static void lab02_close(void *state)
 int lab02_explore(const wk_job *job);
 
 const wk_lab wk_lab02 = {
-    .id = "02",
     .open = lab02_open,
     .launch = lab02_launch,
     .save = lab02_save,

@@ -72,7 +72,6 @@ static void lab01_close(void *state)
 int lab01_explore(const wk_job *job);
 
 const wk_lab wk_lab01 = {
-    .id = "01",
     .open = lab01_open,
     .launch = lab01_launch,
     .save = lab01_save,

@@ -99,7 +99,6 @@ static void lab04_close(void *state)
 int lab04_explore(const wk_job *job);
 
 const wk_lab wk_lab04 = {
-    .id = "04",
     .open = lab04_open,
     .launch = lab04_launch,
     .save = lab04_save,
