@@ -37,7 +37,7 @@ typedef struct ta_instruction {
     cl_tally tally;
     ta_record sample;      /* the record that wasted the most sectors (ties: the first) */
     uint32_t sample_waste; /* sectors - ideal sectors of sample */
-    char file[256];        /* source file and line, filled in by whoever knows them */
+    char file[512];        /* source file and line, filled in by whoever knows them */
     unsigned line;
 } ta_instruction;
 

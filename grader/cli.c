@@ -1,4 +1,8 @@
-/* cli.c - see cli.h. */
+/*
+ * cli.c - see cli.h. Every option is one row of the table below: its name, what it sets, the
+ * name of its value and its help. The parser and the --help text are both made from the
+ * table, so an option and its help cannot drift apart (git's parse-options, in small).
+ */
 #include "cli.h"
 
 #include <ctype.h>
@@ -7,56 +11,246 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cli_help_text[] =
-    "usage: grade [options] [LAB...]\n"
-    "\n"
-    "Grades the coalescing labs on this machine's GPU: compiles each lab's kernel.cu, runs it\n"
-    "in a separate process, checks its output against a CPU reference, and measures how\n"
-    "well its warps' global memory accesses coalesce.\n"
-    "\n"
-    "  LAB                 a lab number (01) or name (dram-burst); default: every lab\n"
-    "  --list              list the labs and exit\n"
-    "  --kernel FILE       grade FILE instead of labs/NN-name/kernel.cu (one lab only)\n"
-    "  --solution          grade the reference solutions (instructor checkouts)\n"
-    "  --format FORMAT     report format: text (default), json (with a run manifest),\n"
-    "                      gradescope (results.json), junit (XML for CI)\n"
-    "  --output FILE       write the report to FILE instead of standard output\n"
-    "  --seed N            seed of the random inputs (default: a new one each run)\n"
-    "  --timeout SECONDS   time limit of each run of a kernel (default: 60)\n"
-    "  --no-trace          do not trace the kernel's accesses (Compute Sanitizer)\n"
-    "  --no-counters       do not read the GPU's performance counters\n"
-    "  --no-timing         do not time the kernel\n"
-    "  --explore           run the lab's explore experiment instead of grading\n"
-    "  --csv FILE          with --explore: where to write the table (default: explore-NN.csv)\n"
-    "  --explain           also draw one sampled warp of the worst instruction\n"
-    "                      (explain-NN.dot, and .svg where Graphviz is installed)\n"
-    "  --doctor            check the GPU, driver, CUDA, nvcc and counter permission\n"
-    "\n"
-    "The coalescing model, no GPU needed: grade --model [options] prints what one warp\n"
-    "request costs and draws it (model.dot, and .svg where Graphviz is installed):\n"
-    "  --size B            bytes each lane reads or writes: 1, 2, 4, 8, 16 (default 4)\n"
-    "  --stride B          bytes from one lane's address to the next (default: the size;\n"
-    "                      0 is a broadcast)\n"
-    "  --offset B          where lane 0 starts, from a 128-byte boundary (default 0)\n"
-    "  --active MASK       the lanes taking part, e.g. 0xffff (default: all 32)\n"
-    "  --addresses A,B,..  the active lanes' byte addresses instead of a stride\n"
-    "  --figure FILE.dot   where to write the figure\n"
-    "\n"
-    "  --root DIR          the workbook's folder (default: where grade was built from)\n"
-    "  --arch ARCH         nvcc -arch for kernels (default: native)\n"
-    "  --nvcc PATH         the CUDA compiler (default: $NVCC, then the build's, then PATH)\n"
-    "  --keep              keep the work folder (compiled kernel, outputs, result.json)\n"
-    "  -q, --quiet         no progress lines on standard error\n"
-    "  -h, --help          this text\n"
-    "  --version           the grader's version\n"
+typedef enum opt_kind {
+    OPT_ACTION,  /* sets o->action to value */
+    OPT_SET,     /* sets an int to value */
+    OPT_STRING,  /* a const char * taken as it is */
+    OPT_SEED,    /* a non-negative integer; also sets seed_given */
+    OPT_SECONDS, /* a number of seconds in (0, 86400] */
+    OPT_FORMAT,  /* text, json, gradescope, junit */
+    OPT_SIZE,    /* bytes per lane: 1, 2, 4, 8, 16 */
+    OPT_BYTES,   /* a signed number of bytes; --stride also notes it was given */
+    OPT_MASK     /* a lane mask with at least one lane */
+} opt_kind;
+
+typedef enum opt_group { GROUP_GRADE, GROUP_MODEL, GROUP_SETUP } opt_group;
+
+typedef struct cli_option {
+    const char *name;  /* "--seed" */
+    const char *alias; /* "-q", or NULL */
+    opt_kind kind;
+    size_t offset;    /* of the field it sets in cli_options */
+    int value;        /* OPT_ACTION: the action; OPT_SET: the value */
+    const char *arg;  /* the value's name in --help; NULL when it takes none */
+    const char *help; /* lines of help; '\n' starts another */
+    opt_group group;
+} cli_option;
+
+#define AT(field) offsetof(cli_options, field)
+
+static const cli_option options[] = {
+    {"--list", NULL, OPT_ACTION, 0, CLI_LIST, NULL, "list the labs and exit", GROUP_GRADE},
+    {"--kernel", NULL, OPT_STRING, AT(kernel), 0, "FILE",
+     "grade FILE instead of labs/NN-name/kernel.cu (one lab only)", GROUP_GRADE},
+    {"--solution", NULL, OPT_SET, AT(solution), 1, NULL,
+     "grade the reference solutions (instructor checkouts)", GROUP_GRADE},
+    {"--format", NULL, OPT_FORMAT, AT(format), 0, "FORMAT",
+     "report format: text (default), json (with a run manifest),\n"
+     "gradescope (results.json), junit (XML for CI)",
+     GROUP_GRADE},
+    {"--output", NULL, OPT_STRING, AT(output), 0, "FILE",
+     "write the report to FILE instead of standard output", GROUP_GRADE},
+    {"--seed", NULL, OPT_SEED, AT(seed), 0, "N",
+     "seed of the random inputs (default: a new one each run)", GROUP_GRADE},
+    {"--timeout", NULL, OPT_SECONDS, AT(timeout_s), 0, "SECONDS",
+     "time limit of each run of a kernel (default: 60)", GROUP_GRADE},
+    {"--no-trace", NULL, OPT_SET, AT(trace), 0, NULL,
+     "do not trace the kernel's accesses (Compute Sanitizer)", GROUP_GRADE},
+    {"--no-counters", NULL, OPT_SET, AT(counters), 0, NULL,
+     "do not read the GPU's performance counters", GROUP_GRADE},
+    {"--no-timing", NULL, OPT_SET, AT(timing), 0, NULL, "do not time the kernel", GROUP_GRADE},
+    {"--explore", NULL, OPT_ACTION, 0, CLI_EXPLORE, NULL,
+     "run the lab's explore experiment instead of grading", GROUP_GRADE},
+    {"--csv", NULL, OPT_STRING, AT(csv), 0, "FILE",
+     "with --explore: where to write the table (default: explore-NN.csv)", GROUP_GRADE},
+    {"--explain", NULL, OPT_SET, AT(explain), 1, NULL,
+     "also draw one sampled warp of the worst instruction\n"
+     "(explain-NN.dot, and .svg where Graphviz is installed)",
+     GROUP_GRADE},
+    {"--doctor", NULL, OPT_ACTION, 0, CLI_DOCTOR, NULL,
+     "check the GPU, driver, CUDA, nvcc and counter permission", GROUP_GRADE},
+    {"--model", NULL, OPT_ACTION, 0, CLI_MODEL, NULL,
+     "describe one warp request with the options below", GROUP_MODEL},
+    {"--size", NULL, OPT_SIZE, AT(model_size), 0, "B",
+     "bytes each lane reads or writes: 1, 2, 4, 8, 16 (default 4)", GROUP_MODEL},
+    {"--stride", NULL, OPT_BYTES, AT(model_stride), 0, "B",
+     "bytes from one lane's address to the next (default: the size;\n0 is a broadcast)",
+     GROUP_MODEL},
+    {"--offset", NULL, OPT_BYTES, AT(model_offset), 0, "B",
+     "where lane 0 starts, from a 128-byte boundary (default 0)", GROUP_MODEL},
+    {"--active", NULL, OPT_MASK, AT(model_active), 0, "MASK",
+     "the lanes taking part, e.g. 0xffff (default: all 32)", GROUP_MODEL},
+    {"--addresses", NULL, OPT_STRING, AT(model_addresses), 0, "A,B,..",
+     "the active lanes' byte addresses instead of a stride", GROUP_MODEL},
+    {"--figure", NULL, OPT_STRING, AT(figure), 0, "FILE.dot", "where to write the figure",
+     GROUP_MODEL},
+    {"--root", NULL, OPT_STRING, AT(root), 0, "DIR",
+     "the workbook's folder (default: where grade was built from)", GROUP_SETUP},
+    {"--arch", NULL, OPT_STRING, AT(arch), 0, "ARCH", "nvcc -arch for kernels (default: native)",
+     GROUP_SETUP},
+    {"--nvcc", NULL, OPT_STRING, AT(nvcc), 0, "PATH",
+     "the CUDA compiler (default: $NVCC, then the build's, then PATH)", GROUP_SETUP},
+    {"--keep", NULL, OPT_SET, AT(keep), 1, NULL,
+     "keep the work folder (compiled kernel, outputs, result.json)", GROUP_SETUP},
+    {"--quiet", "-q", OPT_SET, AT(quiet), 1, NULL, "no progress lines on standard error",
+     GROUP_SETUP},
+    {"--help", "-h", OPT_ACTION, 0, CLI_HELP, NULL, "this text", GROUP_SETUP},
+    {"--version", NULL, OPT_ACTION, 0, CLI_VERSION, NULL, "the grader's version", GROUP_SETUP},
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+/* What --help says before each group of options, and last. */
+static const char *const group_intro[] = {
+    [GROUP_GRADE] = "usage: grade [options] [LAB...]\n"
+                    "\n"
+                    "Grades the coalescing labs on this machine's GPU: compiles each lab's "
+                    "kernel.cu, runs it\n"
+                    "in a separate process, checks its output against a CPU reference, and "
+                    "measures how\n"
+                    "well its warps' global memory accesses coalesce.\n"
+                    "\n"
+                    "  LAB                 a lab number (01) or name (dram-burst); default: "
+                    "every lab\n",
+    [GROUP_MODEL] = "\n"
+                    "The coalescing model, no GPU needed: grade --model [options] prints what "
+                    "one warp\n"
+                    "request costs and draws it (model.dot, and .svg where Graphviz is "
+                    "installed):\n",
+    [GROUP_SETUP] = "\n",
+};
+static const char help_tail[] =
     "\n"
     "Exit status: 0 every graded lab passed, 1 some failed, 2 usage error,\n"
     "3 environment problem (no GPU, no nvcc, or coalescing could not be measured).\n";
+
+const char *cli_help(void)
+{
+    static char text[8192];
+    if (text[0])
+        return text;
+    size_t used = 0;
+    for (int g = GROUP_GRADE; g <= GROUP_SETUP; ++g) {
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s", group_intro[g]);
+        for (size_t i = 0; i < NOPTIONS && used < sizeof text; ++i) {
+            const cli_option *op = &options[i];
+            if ((int)op->group != g || (g == GROUP_MODEL && op->kind == OPT_ACTION))
+                continue;
+            char left[64];
+            snprintf(left, sizeof left, "%s%s%s%s%s", op->alias ? op->alias : "",
+                     op->alias ? ", " : "", op->name, op->arg ? " " : "", op->arg ? op->arg : "");
+            const char *h = op->help;
+            for (int first = 1; *h || first; first = 0) {
+                size_t len = strcspn(h, "\n");
+                used += (size_t)snprintf(text + used, sizeof text - used, "  %-19s %.*s\n",
+                                         first ? left : "", (int)len, h);
+                h += len + (h[len] == '\n');
+            }
+        }
+    }
+    snprintf(text + used, sizeof text - used, "%s", help_tail);
+    return text;
+}
 
 static int usage_error(char *err, size_t size, const char *fmt, const char *arg)
 {
     snprintf(err, size, fmt, arg);
     return 2;
+}
+
+static const cli_option *option_named(const char *a)
+{
+    for (size_t i = 0; i < NOPTIONS; ++i)
+        if (!strcmp(a, options[i].name) || (options[i].alias && !strcmp(a, options[i].alias)))
+            return &options[i];
+    return NULL;
+}
+
+static int parse_number(const char *v, long long *x, char *err, size_t size)
+{
+    char *end = NULL;
+    errno = 0;
+    *x = strtoll(v, &end, 0);
+    if (errno || end == v || *end)
+        return usage_error(err, size, "'%s' is not a number", v);
+    return 0;
+}
+
+/* Stores v, the value of op, in *o; 0, or 2 with err for a bad value. */
+static int set_value(const cli_option *op, const char *v, cli_options *o, char *err, size_t size)
+{
+    char *field = (char *)o + op->offset;
+    long long x = 0;
+    switch (op->kind) {
+    case OPT_STRING:
+        *(const char **)field = v;
+        return 0;
+    case OPT_SEED: {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long s = strtoull(v, &end, 0);
+        if (errno || end == v || *end || !isdigit((unsigned char)*v))
+            return usage_error(err, size, "seed '%s' is not a non-negative integer", v);
+        o->seed = s;
+        o->seed_given = 1;
+        return 0;
+    }
+    case OPT_SECONDS: {
+        char *end = NULL;
+        double t = strtod(v, &end);
+        if (end == v || *end || !(t > 0 && t <= 86400))
+            return usage_error(err, size, "timeout '%s' is not a number of seconds", v);
+        *(double *)field = t;
+        return 0;
+    }
+    case OPT_FORMAT: {
+        static const char *const names[] = {"text", "json", "gradescope", "junit"};
+        for (int f = 0; f < 4; ++f)
+            if (!strcmp(v, names[f])) {
+                *(cli_format *)field = (cli_format)f;
+                return 0;
+            }
+        return usage_error(err, size, "unknown format '%s' (text, json, gradescope or junit)", v);
+    }
+    case OPT_SIZE:
+        if (parse_number(v, &x, err, size))
+            return 2;
+        if (x != 1 && x != 2 && x != 4 && x != 8 && x != 16)
+            return usage_error(err, size, "size '%s' must be 1, 2, 4, 8 or 16", v);
+        *(unsigned *)field = (unsigned)x;
+        return 0;
+    case OPT_BYTES:
+        if (parse_number(v, &x, err, size))
+            return 2;
+        *(long long *)field = x;
+        return 0;
+    case OPT_MASK:
+        if (parse_number(v, &x, err, size))
+            return 2;
+        if (x <= 0 || x > 0xffffffffLL)
+            return usage_error(err, size, "active mask '%s' needs a lane", v);
+        *(unsigned *)field = (unsigned)x;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* The combinations that make no sense, checked once everything is parsed. */
+static int check_combinations(const cli_options *o, char *err, size_t err_size)
+{
+    if (o->action == CLI_HELP || o->action == CLI_VERSION)
+        return 0;
+    if (o->action == CLI_MODEL && o->nlabs)
+        return usage_error(err, err_size, "%s", "--model takes no lab: it describes one request");
+    if (o->kernel && o->nlabs != 1)
+        return usage_error(err, err_size, "%s",
+                           "--kernel grades one lab: name it, e.g. 'grade --kernel my.cu 01'");
+    if (o->kernel && o->solution)
+        return usage_error(err, err_size, "%s", "--kernel and --solution exclude each other");
+    if (o->action == CLI_EXPLORE && o->nlabs != 1)
+        return usage_error(err, err_size, "%s",
+                           "--explore runs one lab: name it, e.g. 'grade --explore 01'");
+    return 0;
 }
 
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
@@ -70,131 +264,29 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
     err[0] = '\0';
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes_value =
-            !strcmp(a, "--kernel") || !strcmp(a, "--format") || !strcmp(a, "--output") ||
-            !strcmp(a, "--seed") || !strcmp(a, "--root") || !strcmp(a, "--arch") ||
-            !strcmp(a, "--nvcc") || !strcmp(a, "--csv") || !strcmp(a, "--figure") ||
-            !strcmp(a, "--addresses") || !strcmp(a, "--size") || !strcmp(a, "--stride") ||
-            !strcmp(a, "--offset") || !strcmp(a, "--active") || !strcmp(a, "--timeout");
-        if (takes_value && !v)
-            return usage_error(err, err_size, "option '%s' needs a value", a);
-        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            o->action = CLI_HELP;
-        else if (!strcmp(a, "--version"))
-            o->action = CLI_VERSION;
-        else if (!strcmp(a, "--list"))
-            o->action = CLI_LIST;
-        else if (!strcmp(a, "--doctor"))
-            o->action = CLI_DOCTOR;
-        else if (!strcmp(a, "--explore"))
-            o->action = CLI_EXPLORE;
-        else if (!strcmp(a, "--model"))
-            o->action = CLI_MODEL;
-        else if (!strcmp(a, "--explain"))
-            o->explain = 1;
-        else if (!strcmp(a, "--figure"))
-            o->figure = argv[++i];
-        else if (!strcmp(a, "--addresses"))
-            o->model_addresses = argv[++i];
-        else if (!strcmp(a, "--size") || !strcmp(a, "--stride") || !strcmp(a, "--offset") ||
-                 !strcmp(a, "--active")) {
-            ++i;
-            char *end = NULL;
-            errno = 0;
-            long long x = strtoll(v, &end, 0);
-            if (errno || end == v || *end)
-                return usage_error(err, err_size, "'%s' is not a number", v);
-            if (!strcmp(a, "--size")) {
-                if (x != 1 && x != 2 && x != 4 && x != 8 && x != 16)
-                    return usage_error(err, err_size, "size '%s' must be 1, 2, 4, 8 or 16", v);
-                o->model_size = (unsigned)x;
-            } else if (!strcmp(a, "--stride")) {
-                o->model_stride = x;
-                stride_given = 1;
-            } else if (!strcmp(a, "--offset")) {
-                o->model_offset = x;
-            } else {
-                if (x <= 0 || x > 0xffffffffLL)
-                    return usage_error(err, err_size, "active mask '%s' needs a lane", v);
-                o->model_active = (unsigned)x;
-            }
-        } else if (!strcmp(a, "--solution"))
-            o->solution = 1;
-        else if (!strcmp(a, "--no-counters"))
-            o->counters = 0;
-        else if (!strcmp(a, "--no-trace"))
-            o->trace = 0;
-        else if (!strcmp(a, "--no-timing"))
-            o->timing = 0;
-        else if (!strcmp(a, "--keep"))
-            o->keep = 1;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-            o->quiet = 1;
-        else if (!strcmp(a, "--kernel"))
-            o->kernel = argv[++i];
-        else if (!strcmp(a, "--output"))
-            o->output = argv[++i];
-        else if (!strcmp(a, "--root"))
-            o->root = argv[++i];
-        else if (!strcmp(a, "--arch"))
-            o->arch = argv[++i];
-        else if (!strcmp(a, "--nvcc"))
-            o->nvcc = argv[++i];
-        else if (!strcmp(a, "--csv"))
-            o->csv = argv[++i];
-        else if (!strcmp(a, "--format")) {
-            ++i;
-            if (!strcmp(v, "text"))
-                o->format = CLI_TEXT;
-            else if (!strcmp(v, "json"))
-                o->format = CLI_JSON;
-            else if (!strcmp(v, "gradescope"))
-                o->format = CLI_GRADESCOPE;
-            else if (!strcmp(v, "junit"))
-                o->format = CLI_JUNIT;
-            else
-                return usage_error(err, err_size,
-                                   "unknown format '%s' (text, json, gradescope or junit)", v);
-        } else if (!strcmp(a, "--seed")) {
-            ++i;
-            char *end = NULL;
-            errno = 0;
-            unsigned long long s = strtoull(v, &end, 0);
-            if (errno || end == v || *end || !isdigit((unsigned char)*v))
-                return usage_error(err, err_size, "seed '%s' is not a non-negative integer", v);
-            o->seed = s;
-            o->seed_given = 1;
-        } else if (!strcmp(a, "--timeout")) {
-            ++i;
-            char *end = NULL;
-            double t = strtod(v, &end);
-            if (end == v || *end || !(t > 0 && t <= 86400))
-                return usage_error(err, err_size, "timeout '%s' is not a number of seconds", v);
-            o->timeout_s = t;
-        } else if (a[0] == '-' && a[1] != '\0') {
+        const cli_option *op = option_named(a);
+        if (!op && a[0] == '-' && a[1] != '\0')
             return usage_error(err, err_size, "unknown option '%s' (see 'grade --help')", a);
-        } else {
-            if (o->nlabs == CLI_MAX_LABS)
-                return usage_error(err, err_size, "too many labs named (at most %s)", "16");
+        if (!op) {
+            if (o->nlabs == CLI_MAX_LABS) {
+                char max[16];
+                snprintf(max, sizeof max, "%d", CLI_MAX_LABS);
+                return usage_error(err, err_size, "too many labs named (at most %s)", max);
+            }
             o->labs[o->nlabs++] = a;
+        } else if (op->kind == OPT_ACTION) {
+            o->action = (cli_action)op->value;
+        } else if (op->kind == OPT_SET) {
+            *(int *)((char *)o + op->offset) = op->value;
+        } else if (i + 1 >= argc) {
+            return usage_error(err, err_size, "option '%s' needs a value", a);
+        } else if (set_value(op, argv[++i], o, err, err_size)) {
+            return 2;
+        } else {
+            stride_given |= op->offset == AT(model_stride);
         }
     }
     if (!stride_given)
         o->model_stride = o->model_size;
-    if (o->action == CLI_HELP || o->action == CLI_VERSION)
-        return 0;
-    if (o->action == CLI_MODEL && o->nlabs)
-        return usage_error(err, err_size, "%s", "--model takes no lab: it describes one request");
-    if (o->kernel && o->nlabs != 1)
-        return usage_error(err, err_size, "%s",
-                           "--kernel grades one lab: name it, e.g. "
-                           "'grade --kernel my.cu 01'");
-    if (o->kernel && o->solution)
-        return usage_error(err, err_size, "%s", "--kernel and --solution exclude each other");
-    if (o->action == CLI_EXPLORE && o->nlabs != 1)
-        return usage_error(err, err_size, "%s",
-                           "--explore runs one lab: name it, e.g. "
-                           "'grade --explore 01'");
-    return 0;
+    return check_combinations(o, err, err_size);
 }

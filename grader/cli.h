@@ -53,8 +53,8 @@ typedef struct cli_options {
  * usage error. */
 int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size);
 
-/* The --help text. */
-extern const char cli_help_text[];
+/* The --help text, made from the table of options (static storage). */
+const char *cli_help(void);
 
 #ifdef __cplusplus
 }

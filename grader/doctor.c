@@ -2,11 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "doctor.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "runner.h"
 
 const char *dr_counter_fix(const char *os_id)
@@ -104,36 +104,25 @@ static void fix(FILE *out, const char *text)
 
 static int counters_check(const gr_config *cfg, const char *workdir, FILE *out)
 {
-    const char *argv[] = {cfg->worker, "counters", "--workdir", workdir, NULL};
-    rn_options ro = {.timeout_s = 120, .output_cap = 8192};
+    ch_request req = {.args = {.mode = WI_COUNTERS, .workdir = workdir}, .timeout_s = 120};
     rn_result r;
-    if (rn_run(argv, &ro, &r) != 0)
+    if (ch_run(cfg->worker, &req, &r) != 0)
         return 1;
-    char path[4200], text[600];
-    snprintf(path, sizeof path, "%s/result.json", workdir);
-    FILE *f = fopen(path, "rb");
-    char buf[65536];
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    cJSON *root = cJSON_Parse(buf);
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "counters");
-    const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
-    const cJSON *why = cJSON_GetObjectItemCaseSensitive(c, "why");
-    const cJSON *chip = cJSON_GetObjectItemCaseSensitive(c, "chip");
-    int bad = 1;
-    if (r.status != RN_EXITED || r.exit_code != 0 || !cJSON_IsString(st)) {
+    static wi_result res;
+    char text[600], bad[512] = "";
+    int read = ch_read_result(workdir, &res, bad, sizeof bad) == 0 && res.has_counters;
+    const wi_counters *c = &res.counters;
+    int bad_state = 1;
+    if (r.status != RN_EXITED || r.exit_code != 0 || !read) {
         char how[256];
         rn_describe(&r, how, sizeof how);
-        snprintf(text, sizeof text, "the check %s", how);
+        snprintf(text, sizeof text, "the check %s%s%s", how, *bad ? ": " : "", bad);
         line(out, "FAIL", "counters", text);
-    } else if (!strcmp(st->valuestring, "ok")) {
-        snprintf(text, sizeof text, "readable (CUPTI range profiler, chip %s)",
-                 cJSON_IsString(chip) ? chip->valuestring : "?");
+    } else if (c->status == WI_ENGINE_OK) {
+        snprintf(text, sizeof text, "readable (CUPTI range profiler, chip %s)", c->chip);
         line(out, "ok", "counters", text);
-        bad = 0;
-    } else if (!strcmp(st->valuestring, "no_permission")) {
+        bad_state = 0;
+    } else if (c->status == WI_ENGINE_NO_PERMISSION) {
         line(out, "FAIL", "counters",
              "only administrators may read this GPU's performance counters");
         char id[64];
@@ -141,13 +130,11 @@ static int counters_check(const gr_config *cfg, const char *workdir, FILE *out)
         fix(out, "fix, as an administrator:");
         fix(out, dr_counter_fix(id));
     } else {
-        snprintf(text, sizeof text, "unavailable: %s",
-                 cJSON_IsString(why) ? why->valuestring : "?");
+        snprintf(text, sizeof text, "unavailable: %s", c->why);
         line(out, "FAIL", "counters", text);
     }
-    cJSON_Delete(root);
     rn_result_free(&r);
-    return bad;
+    return bad_state;
 }
 
 int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
@@ -193,8 +180,8 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
     }
 
     char lib[4200], fatbin[4200];
-    snprintf(lib, sizeof lib, "%s/libcl_tracer.so", cfg->tracer_dir);
-    snprintf(fatbin, sizeof fatbin, "%s/cl_trace_patch.fatbin", cfg->tracer_dir);
+    snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
+    snprintf(fatbin, sizeof fatbin, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
     int traced = access(lib, R_OK) == 0 && access(fatbin, R_OK) == 0;
     /* Counters only corroborate when the trace engine is there: not having them is no problem. */
     if (gpu == 0) {

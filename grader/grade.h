@@ -1,6 +1,6 @@
 /*
  * grade.h - grading one lab, start to end: compile the kernel, run it in a child, check its
- * outputs here, measure its traffic in another child, decide the verdict.
+ * outputs here, measure its traffic in more children, decide the verdict (decide.h).
  */
 #ifndef CL_GRADE_H
 #define CL_GRADE_H
@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "decide.h"
 #include "devinfo.h"
 #include "outcome.h"
 
@@ -27,8 +28,9 @@ typedef struct gr_config {
     int trace;              /* run the trace engine */
     const char *tracer_dir; /* where libcl_tracer.so and cl_trace_patch.fatbin are */
     int timing;             /* run the timing engine */
-    double compile_timeout_s, run_timeout_s, counters_timeout_s;
-    FILE *progress; /* one line per step, or NULL */
+    double compile_timeout_s, run_timeout_s, trace_timeout_s, counters_timeout_s;
+    const char *cwd; /* paths below it are shown relative to it (as typed); NULL: as they are */
+    FILE *progress;  /* one line per step, or NULL */
 } gr_config;
 
 /* Asks a child what GPU there is. Returns 0 with *dev filled when one is usable; 1 when there
@@ -38,23 +40,8 @@ int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, char *why,
 /* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
 
-/* Runs spec's explore in a child and prints its table to stdout once it ends; copies its CSV
- * to csv_out.
- * Returns 0 on success. */
-int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, const char *csv_out,
-               char *why, size_t why_size);
-
-/* Writes spec's gnuplot script for csv into gp (drawing svg) and, when gnuplot is on PATH,
- * runs it. Returns 0 when svg was drawn, 1 when gnuplot is missing (the script is kept),
- * -1 on error (why says so). */
-int gr_explore_plot(const lab_spec *spec, const char *csv, const char *gp, const char *svg,
-                    char *why, size_t why_size);
-
 /* The default kernel file of spec: ROOT/labs/NN-slug/kernel.cu (or solutions/...). */
 void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size);
-
-/* Decides verdict, score, reason and hint of *o from what was measured; pure, for tests. */
-void gr_decide(oc_outcome *o);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,14 @@
 /*
  * main.c - the 'grade' program: parse the command line, find the workbook, the grading child
- * and the compiler, then list, check, explore or grade. Only this file prints and exits.
+ * and the compiler, then do the action asked for (the table at the end). Only this file
+ * prints and exits.
  *
- * A run, end to end: cli.c parses -> gr_probe() asks a child for the GPU -> for each lab,
+ * A grade, end to end: cli.c parses -> gr_probe() asks a child for the GPU -> for each lab,
  * gr_grade_lab() (grade.c) compiles with nvcc (build.c), runs the kernel in grade-worker
- * (runner.c; worker/worker.c), checks its outputs here (labs/NN-slug/labNN_spec.c), reads counters
- * in another child (worker/counters.c) and decides -> report.c prints text or JSON.
+ * (child.c, runner.c; worker/worker.c), checks its outputs here (labs/NN-slug/labNN_spec.c),
+ * traces it and reads its counters in more children (trace/tracer.c, worker/counters.c),
+ * each child's record read through the wire (common/wire.c), and decides (decide.c) ->
+ * report.c prints text, JSON, Gradescope's results.json or JUnit XML.
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
@@ -19,6 +22,8 @@
 
 #include "cli.h"
 #include "doctor.h"
+#include "exit_codes.h"
+#include "explore.h"
 #include "grade.h"
 #include "lab.h"
 #include "model.h"
@@ -71,22 +76,28 @@ static const char *nvcc_path(const cli_options *o)
     return "nvcc";
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
+/* What an action works with: the options and, for those that run children, the
+ * configuration, the labs chosen, the report's file and a work folder of their own. */
+typedef struct session {
+    const cli_options *opt;
+    FILE *out; /* where the report goes */
+    gr_config cfg;
+    char worker[PATH_MAX], tracer_dir[PATH_MAX], cwd[PATH_MAX];
+    const lab_spec **labs; /* the labs named, or every lab */
+    size_t nlabs;
+    char base[32]; /* the work folder, removed at the end unless --keep */
+} session;
 
-static void list_labs(void)
+static int cmd_list(session *s)
 {
+    (void)s;
     for (size_t i = 0; i < lab_count; ++i) {
         const lab_spec *s = lab_table[i];
         char name[64];
         snprintf(name, sizeof name, "%s-%s", s->id, s->slug);
         printf("%-22s %s\n", name, s->summary);
     }
+    return CL_EXIT_OK;
 }
 
 /* The length of path without its extension ("a.b/x.csv" -> "a.b/x"). */
@@ -109,15 +120,16 @@ static void figure_written(int rc, const char *dot_path, const char *svg_path)
         fprintf(stderr, "grade: cannot write the figure '%s'\n", dot_path);
 }
 
-static int model(const cli_options *opt)
+static int cmd_model(session *s)
 {
+    const cli_options *opt = s->opt;
     cl_request req;
     char err[256];
     if (md_request(opt, &req, err, sizeof err) != 0)
-        die(2, "%s", err);
+        die(CL_EXIT_USAGE, "%s", err);
     cl_cost c;
     if (cl_request_cost(&req, &c) != 0)
-        die(2, "%s", "not a valid request: no active lane");
+        die(CL_EXIT_USAGE, "%s", "not a valid request: no active lane");
     md_print(stdout, &req);
     char dot_path[PATH_MAX], svg_path[PATH_MAX + 8];
     snprintf(dot_path, sizeof dot_path, "%s", opt->figure ? opt->figure : "model.dot");
@@ -125,7 +137,7 @@ static int model(const cli_options *opt)
     char title[128];
     snprintf(title, sizeof title, "one warp request, %u B per lane", req.size);
     figure_written(md_figure(&req, title, dot_path, svg_path), dot_path, svg_path);
-    return 0;
+    return CL_EXIT_OK;
 }
 
 /* --explain: the sampled warp of the worst instruction of lab o, drawn. */
@@ -141,7 +153,7 @@ static void explain(const oc_outcome *o)
     }
     cl_request req = {.active = b->active, .size = b->size};
     for (int l = 0; l < CL_WARP_SIZE; ++l)
-        req.addr[l] = b->addr[l] >= 0 ? (uint64_t)b->addr[l] : 0;
+        req.addr[l] = b->addr[l];
     char dot_path[64], svg_path[64], title[1400];
     snprintf(dot_path, sizeof dot_path, "explain-%s.dot", o->spec->id);
     snprintf(svg_path, sizeof svg_path, "explain-%s.svg", o->spec->id);
@@ -163,186 +175,253 @@ static void no_gpu(const char *why)
             why);
 }
 
+/* The labs named on the command line, in order, or every lab. */
+static void select_labs(session *s)
+{
+    const cli_options *opt = s->opt;
+    s->labs = calloc(opt->nlabs ? opt->nlabs : lab_count, sizeof *s->labs);
+    if (!s->labs)
+        die(CL_EXIT_ENV, "%s", "out of memory");
+    for (size_t i = 0; i < opt->nlabs; ++i)
+        if (!(s->labs[s->nlabs++] = lab_find(opt->labs[i])))
+            die(CL_EXIT_USAGE, "unknown lab '%s' (see 'grade --list')", opt->labs[i]);
+    for (size_t i = 0; !opt->nlabs && i < lab_count; ++i)
+        s->labs[s->nlabs++] = lab_table[i];
+}
+
+/* The configuration every grade, explore and doctor run shares. */
+static void make_config(session *s)
+{
+    const cli_options *opt = s->opt;
+    worker_path(s->worker, sizeof s->worker);
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", s->worker);
+    snprintf(s->tracer_dir, sizeof s->tracer_dir, "%s", dirname(copy)); /* beside the worker */
+    if (!getcwd(s->cwd, sizeof s->cwd))
+        s->cwd[0] = '\0';
+    uint64_t seed =
+        opt->seed_given ? opt->seed : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
+    s->cfg = (gr_config){.root = opt->root ? opt->root : CL_SOURCE_DIR,
+                         .worker = s->worker,
+                         .nvcc = nvcc_path(opt),
+                         .arch = opt->arch ? opt->arch : "native",
+                         .kernel = opt->kernel,
+                         .solution = opt->solution,
+                         .seed = seed,
+                         .counters = opt->counters,
+                         .trace = opt->trace,
+                         .tracer_dir = s->tracer_dir,
+                         .timing = opt->timing,
+                         .compile_timeout_s = 180,
+                         .run_timeout_s = opt->timeout_s > 0 ? opt->timeout_s : 60,
+                         .trace_timeout_s = 180,
+                         .counters_timeout_s = 180,
+                         .cwd = s->cwd[0] ? s->cwd : NULL,
+                         .progress = opt->quiet ? NULL : stderr};
+}
+
+/* Whether the GPU can be used; says why not, for a person, when it cannot. */
+static int gpu_ready(session *s, di_info *dev)
+{
+    char dir[PATH_MAX], why[1024];
+    snprintf(dir, sizeof dir, "%s/probe", s->base);
+    int gpu = gr_probe(&s->cfg, dir, dev, why, sizeof why);
+    if (gpu < 0)
+        fprintf(stderr, "grade: cannot run the grading child: %s\n", why);
+    else if (gpu > 0)
+        no_gpu(why);
+    return gpu == 0;
+}
+
+static int cmd_doctor(session *s)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/doctor", s->base);
+    return dr_run(&s->cfg, dir, stdout);
+}
+
+/* Says where the explore run's CSV and figure went, or how to draw the figure. */
+static void explore_written(const lab_spec *spec, const char *csv)
+{
+    char gp[PATH_MAX + 8], svg[PATH_MAX + 8], why[512];
+    int stem = stem_length(csv);
+    snprintf(gp, sizeof gp, "%.*s.gp", stem, csv);
+    snprintf(svg, sizeof svg, "%.*s.svg", stem, csv);
+    fprintf(stderr, "grade: wrote '%s'", csv);
+    if (!spec->explore_plot) {
+        fputc('\n', stderr);
+        return;
+    }
+    int plot = gr_explore_plot(spec, csv, gp, svg, why, sizeof why);
+    if (plot == 0)
+        fprintf(stderr, ", the figure '%s' and its gnuplot script '%s'\n", svg, gp);
+    else if (plot == 1)
+        fprintf(stderr, " and '%s'; install gnuplot and run 'gnuplot %s' to draw '%s'\n", gp, gp,
+                svg);
+    else
+        fprintf(stderr, "; no figure: %s\n", why);
+}
+
+static int cmd_explore(session *s)
+{
+    di_info dev;
+    if (!gpu_ready(s, &dev))
+        return CL_EXIT_ENV;
+    const lab_spec *spec = s->labs[0];
+    char csv[PATH_MAX], dir[PATH_MAX], why[1024];
+    snprintf(csv, sizeof csv, "explore-%s.csv", spec->id);
+    snprintf(dir, sizeof dir, "%s/explore", s->base);
+    const char *written = s->opt->csv ? s->opt->csv : csv;
+    char *table = NULL;
+    int rc = gr_explore(&s->cfg, spec, dir, written, &table, why, sizeof why);
+    fputs(table ? table : "", stdout);
+    free(table);
+    if (rc != 0) {
+        fprintf(stderr, "grade: the explore run failed: %s\n", why);
+        return CL_EXIT_ENV;
+    }
+    explore_written(spec, written);
+    return CL_EXIT_OK;
+}
+
+/* The report in the format asked for, after every lab was graded (text is printed as it
+ * goes); the summary line goes to standard error when standard output carries a format. */
+static void report(const session *s, FILE *out, const di_info *dev, const oc_outcome *outcomes)
+{
+    const cli_options *opt = s->opt;
+    size_t n = s->nlabs;
+    if (opt->format == CLI_TEXT) {
+        rp_text_summary(out, outcomes, n);
+        return;
+    }
+    char *text = NULL;
+    if (opt->format == CLI_GRADESCOPE) {
+        text = rp_gradescope(outcomes, n);
+    } else if (opt->format == CLI_JSON) {
+        char nv[32];
+        dr_nvcc_version(s->cfg.nvcc, nv, sizeof nv);
+        rp_manifest m = {.version = CL_VERSION,
+                         .nvcc_version = nv,
+                         .device = dev,
+                         .seed = s->cfg.seed,
+                         .arch = s->cfg.arch};
+        text = rp_json(&m, outcomes, n);
+    }
+    if (opt->format == CLI_JUNIT)
+        rp_junit(out, outcomes, n);
+    else
+        fprintf(out, "%s\n", text ? text : "{}");
+    free(text);
+    rp_text_summary(stderr, outcomes, n);
+}
+
+static int cmd_grade(session *s)
+{
+    const cli_options *opt = s->opt;
+    FILE *out = s->out;
+    di_info dev;
+    if (!gpu_ready(s, &dev))
+        return CL_EXIT_ENV;
+    if (opt->format == CLI_TEXT)
+        fprintf(out, "grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
+                dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
+    oc_outcome *outcomes = calloc(s->nlabs, sizeof *outcomes);
+    if (!outcomes)
+        die(CL_EXIT_ENV, "%s", "out of memory");
+    for (size_t i = 0; i < s->nlabs; ++i) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s/lab%s", s->base, s->labs[i]->id);
+        gr_grade_lab(&s->cfg, s->labs[i], dir, &outcomes[i]);
+        if (opt->format == CLI_TEXT) {
+            rp_text_lab(out, &outcomes[i]);
+            fflush(out);
+        }
+        if (opt->explain)
+            explain(&outcomes[i]);
+    }
+    report(s, out, &dev, outcomes);
+    rp_counts c = rp_count(outcomes, s->nlabs);
+    for (size_t i = 0; i < s->nlabs; ++i)
+        oc_free(&outcomes[i]);
+    free(outcomes);
+    return c.failed ? CL_EXIT_FAIL : c.skipped ? CL_EXIT_ENV : CL_EXIT_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static int cmd_help(session *s)
+{
+    (void)s;
+    fputs(cli_help(), stdout);
+    return CL_EXIT_OK;
+}
+
+static int cmd_version(session *s)
+{
+    (void)s;
+    printf("grade %s\n", CL_VERSION);
+    return CL_EXIT_OK;
+}
+
+/* Every action: what it runs, and whether it runs grading children (then it gets the
+ * configuration, the labs chosen and a work folder). */
+static const struct {
+    cli_action action;
+    int children;
+    int (*run)(session *s);
+} actions[] = {
+    {CLI_HELP, 0, cmd_help},     {CLI_VERSION, 0, cmd_version}, {CLI_LIST, 0, cmd_list},
+    {CLI_MODEL, 0, cmd_model},   {CLI_GRADE, 1, cmd_grade},     {CLI_EXPLORE, 1, cmd_explore},
+    {CLI_DOCTOR, 1, cmd_doctor},
+};
+
+/* Sets up the session of an action that runs children, runs it, and cleans up after it. */
+static int run_with_children(session *s, int (*run)(session *s))
+{
+    const cli_options *opt = s->opt;
+    select_labs(s);
+    if (opt->kernel && access(opt->kernel, R_OK) != 0)
+        die(CL_EXIT_USAGE, "cannot read '%s'", opt->kernel);
+    make_config(s);
+    for (size_t i = 0; opt->solution && i < s->nlabs; ++i) {
+        char path[PATH_MAX];
+        gr_default_kernel(&s->cfg, s->labs[i], path, sizeof path);
+        if (access(path, R_OK) != 0)
+            die(CL_EXIT_USAGE, "no reference solution '%s' (a student edition has none)", path);
+    }
+    /* Opened before the work folder exists, so a bad path leaves nothing behind. */
+    if (opt->action == CLI_GRADE && opt->output && !(s->out = fopen(opt->output, "w")))
+        die(CL_EXIT_ENV, "cannot write '%s'", opt->output);
+    snprintf(s->base, sizeof s->base, "/tmp/grade-XXXXXX");
+    if (!mkdtemp(s->base))
+        die(CL_EXIT_ENV, "cannot create a work folder under '%s'", "/tmp");
+    int status = run(s);
+    if (s->out != stdout)
+        fclose(s->out);
+    if (opt->keep)
+        fprintf(stderr, "grade: kept the work folder '%s'\n", s->base);
+    else
+        nftw(s->base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(s->labs);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     cli_options opt;
     char err[512];
     if (cli_parse(argc, argv, &opt, err, sizeof err) != 0)
-        die(2, "%s", err);
-    switch (opt.action) {
-    case CLI_HELP:
-        fputs(cli_help_text, stdout);
-        return 0;
-    case CLI_VERSION:
-        printf("grade %s\n", CL_VERSION);
-        return 0;
-    case CLI_LIST:
-        list_labs();
-        return 0;
-    case CLI_MODEL:
-        return model(&opt);
-    default:
-        break;
-    }
-
-    const lab_spec *selected[CLI_MAX_LABS > 16 ? CLI_MAX_LABS : 16];
-    size_t nsel = 0;
-    for (size_t i = 0; i < opt.nlabs; ++i) {
-        const lab_spec *s = lab_find(opt.labs[i]);
-        if (!s)
-            die(2, "unknown lab '%s' (see 'grade --list')", opt.labs[i]);
-        selected[nsel++] = s;
-    }
-    if (!nsel)
-        for (size_t i = 0; i < lab_count && nsel < 16; ++i)
-            selected[nsel++] = lab_table[i];
-    if (opt.kernel && access(opt.kernel, R_OK) != 0)
-        die(2, "cannot read '%s'", opt.kernel);
-    const char *root = opt.root ? opt.root : CL_SOURCE_DIR;
-    for (size_t i = 0; opt.solution && i < nsel; ++i) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/solutions/%s-%s/kernel.cu", root, selected[i]->id,
-                 selected[i]->slug);
-        if (access(path, R_OK) != 0)
-            die(2, "no reference solution '%s' (a student edition has none)", path);
-    }
-
-    char worker[PATH_MAX], tracer_dir[PATH_MAX];
-    worker_path(worker, sizeof worker);
-    char copy[PATH_MAX];
-    snprintf(copy, sizeof copy, "%s", worker);
-    snprintf(tracer_dir, sizeof tracer_dir, "%s", dirname(copy)); /* the tracer lies beside it */
-    uint64_t seed =
-        opt.seed_given ? opt.seed : ((uint64_t)time(NULL) * 2654435761u) ^ (uint64_t)getpid();
-    gr_config cfg = {.root = root,
-                     .worker = worker,
-                     .nvcc = nvcc_path(&opt),
-                     .arch = opt.arch ? opt.arch : "native",
-                     .kernel = opt.kernel,
-                     .solution = opt.solution,
-                     .seed = seed,
-                     .counters = opt.counters,
-                     .trace = opt.trace,
-                     .tracer_dir = tracer_dir,
-                     .timing = opt.timing,
-                     .compile_timeout_s = 180,
-                     .run_timeout_s = opt.timeout_s > 0 ? opt.timeout_s : 60,
-                     .counters_timeout_s = 180,
-                     .progress = opt.quiet ? NULL : stderr};
-
-    /* Opened before the work folder exists, so a bad path leaves nothing behind. */
-    FILE *out = stdout;
-    if (opt.action == CLI_GRADE && opt.output && !(out = fopen(opt.output, "w")))
-        die(3, "cannot write '%s'", opt.output);
-
-    char base[] = "/tmp/grade-XXXXXX";
-    if (!mkdtemp(base))
-        die(3, "cannot create a work folder under '%s'", "/tmp");
-    char dir[PATH_MAX];
-    int status = 0;
-
-    if (opt.action == CLI_DOCTOR) {
-        snprintf(dir, sizeof dir, "%s/doctor", base);
-        status = dr_run(&cfg, dir, stdout);
-        goto done;
-    }
-
-    di_info dev;
-    char why[1024];
-    snprintf(dir, sizeof dir, "%s/probe", base);
-    int gpu = gr_probe(&cfg, dir, &dev, why, sizeof why);
-    if (gpu != 0) {
-        if (gpu < 0)
-            fprintf(stderr, "grade: cannot run the grading child: %s\n", why);
-        else
-            no_gpu(why);
-        status = 3;
-        goto done;
-    }
-
-    if (opt.action == CLI_EXPLORE) {
-        char csv[PATH_MAX];
-        snprintf(csv, sizeof csv, "explore-%s.csv", selected[0]->id);
-        snprintf(dir, sizeof dir, "%s/explore", base);
-        if (gr_explore(&cfg, selected[0], dir, opt.csv ? opt.csv : csv, why, sizeof why) != 0) {
-            fprintf(stderr, "grade: the explore run failed: %s\n", why);
-            status = 3;
-        } else {
-            const char *written = opt.csv ? opt.csv : csv;
-            char gp[PATH_MAX + 8], svg[PATH_MAX + 8];
-            int stem = stem_length(written);
-            snprintf(gp, sizeof gp, "%.*s.gp", stem, written);
-            snprintf(svg, sizeof svg, "%.*s.svg", stem, written);
-            int plot = selected[0]->explore_plot
-                           ? gr_explore_plot(selected[0], written, gp, svg, why, sizeof why)
-                           : 2;
-            fprintf(stderr, "grade: wrote '%s'", written);
-            if (plot == 0)
-                fprintf(stderr, ", the figure '%s' and its gnuplot script '%s'\n", svg, gp);
-            else if (plot == 1)
-                fprintf(stderr, " and '%s'; install gnuplot and run 'gnuplot %s' to draw '%s'\n",
-                        gp, gp, svg);
-            else if (plot == 2)
-                fputc('\n', stderr);
-            else
-                fprintf(stderr, "; no figure: %s\n", why);
-        }
-        goto done;
-    }
-
-    if (opt.format == CLI_TEXT)
-        fprintf(out, "grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
-                dev.cc_major, dev.cc_minor, (unsigned long long)seed);
-
-    oc_outcome outcomes[16];
-    for (size_t i = 0; i < nsel; ++i) {
-        snprintf(dir, sizeof dir, "%s/lab%s", base, selected[i]->id);
-        gr_grade_lab(&cfg, selected[i], dir, &outcomes[i]);
-        if (opt.format == CLI_TEXT) {
-            rp_text_lab(out, &outcomes[i]);
-            fflush(out);
-        }
-        if (opt.explain)
-            explain(&outcomes[i]);
-    }
-    if (opt.format == CLI_GRADESCOPE) {
-        char *text = rp_gradescope(outcomes, nsel);
-        fprintf(out, "%s\n", text ? text : "{}");
-        free(text);
-        rp_text_summary(stderr, outcomes, nsel);
-    } else if (opt.format == CLI_JUNIT) {
-        rp_junit(out, outcomes, nsel);
-        rp_text_summary(stderr, outcomes, nsel);
-    } else if (opt.format == CLI_JSON) {
-        char nv[32];
-        dr_nvcc_version(cfg.nvcc, nv, sizeof nv);
-        rp_manifest m = {.version = CL_VERSION,
-                         .nvcc_version = nv,
-                         .device = &dev,
-                         .seed = seed,
-                         .arch = cfg.arch};
-        char *text = rp_json(&m, outcomes, nsel);
-        fprintf(out, "%s\n", text ? text : "{}");
-        free(text);
-        rp_text_summary(stderr, outcomes, nsel);
-    } else {
-        rp_text_summary(out, outcomes, nsel);
-    }
-    if (out != stdout)
-        fclose(out);
-
-    int failed = 0, skipped = 0;
-    for (size_t i = 0; i < nsel; ++i) {
-        failed += outcomes[i].verdict == OC_FAIL;
-        skipped += outcomes[i].verdict == OC_NOT_GRADED;
-        oc_free(&outcomes[i]);
-    }
-    status = failed ? 1 : skipped ? 3 : 0;
-
-done:
-    if (opt.keep)
-        fprintf(stderr, "grade: kept the work folder '%s'\n", base);
-    else
-        nftw(base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    return status;
+        die(CL_EXIT_USAGE, "%s", err);
+    session s = {.opt = &opt, .out = stdout};
+    for (size_t i = 0; i < sizeof actions / sizeof actions[0]; ++i)
+        if (actions[i].action == opt.action)
+            return actions[i].children ? run_with_children(&s, actions[i].run) : actions[i].run(&s);
+    die(CL_EXIT_USAGE, "%s", "nothing to do");
+    return CL_EXIT_USAGE;
 }

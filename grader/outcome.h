@@ -1,6 +1,6 @@
 /*
- * outcome.h - everything grading one lab found, from compile to verdict. grade.c fills it,
- * report.c prints it; nothing else decides a verdict.
+ * outcome.h - everything grading one lab found, from compile to verdict. grade.c fills the
+ * measured part, decide.c the verdict; report.c prints it.
  */
 #ifndef CL_OUTCOME_H
 #define CL_OUTCOME_H
@@ -17,6 +17,29 @@ typedef enum oc_verdict {
     OC_FAIL,
     OC_NOT_GRADED /* correct, but no engine could measure efficiency on this machine */
 } oc_verdict;
+
+/* Where grading stopped: the first gate the lab did not pass, in the order gr_decide checks
+ * them, or OC_STAGE_PASSED. */
+typedef enum oc_stage {
+    OC_STAGE_BUILD,         /* the kernel does not compile */
+    OC_STAGE_RUN,           /* it did not run to the end */
+    OC_STAGE_GUARDS,        /* it wrote outside its outputs */
+    OC_STAGE_OUTPUTS,       /* its outputs could not be checked */
+    OC_STAGE_CORRECTNESS,   /* its output is wrong */
+    OC_STAGE_REMEASURE,     /* correct, but it failed when run again to be measured */
+    OC_STAGE_UNMEASURED,    /* correct; no engine could measure it here (NOT GRADED) */
+    OC_STAGE_TRAFFIC,       /* correct, but no global loads or stores were seen */
+    OC_STAGE_MOVED,         /* correct, but its kernels moved too few of the task's bytes */
+    OC_STAGE_COALESCING,    /* correct; loads or stores fall short */
+    OC_STAGE_SPEED_UNTIMED, /* correct and coalesced; the speed gate was not timed */
+    OC_STAGE_SPEED,         /* correct and coalesced, but too slow */
+    OC_STAGE_PASSED
+} oc_stage;
+
+/* The engine whose efficiency is graded. */
+typedef enum oc_engine { OC_BY_NONE, OC_BY_TRACE, OC_BY_COUNTERS } oc_engine;
+/* "", "trace", "counters". */
+const char *oc_engine_name(oc_engine e);
 
 typedef enum oc_engine_state {
     OC_ENGINE_NOT_RUN,
@@ -44,7 +67,7 @@ typedef struct oc_worst {
     cl_tally tally;
     double waste; /* sectors beyond the ideal, scaled to the whole run */
     uint32_t active;
-    double addr[CL_WARP_SIZE]; /* one sampled warp's lane addresses */
+    uint64_t addr[CL_WARP_SIZE]; /* one sampled warp's lane addresses (active lanes only) */
 } oc_worst;
 
 typedef struct oc_outcome {
@@ -92,10 +115,12 @@ typedef struct oc_outcome {
 
     double useful_bytes;       /* the fewest bytes the task moves, as the child reported it */
     double trace_useful_bytes; /* the same for the problem the trace ran (it may be smaller) */
+    int trace_smaller;         /* the trace ran a smaller problem: engines not compared */
 
     /* verdict */
+    oc_stage stage;
     int efficiency_measured;
-    const char *engine;         /* "trace" or "counters": whose efficiency is graded */
+    oc_engine engine;           /* whose efficiency is graded */
     char disagreement[512];     /* set when trace and counters disagree; reported, not averaged */
     double load_eff, store_eff; /* [0, 1], when measured */
     oc_verdict verdict;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tally_json.h"
+#include "wire.h"
 
 static const char *verdict_word(oc_verdict v)
 {
@@ -70,7 +70,7 @@ static void indented_block(FILE *out, const char *text, size_t max_lines)
 /* Whether the graded efficiency came from the trace engine. */
 static int by_trace(const oc_outcome *o)
 {
-    return o->engine && !strcmp(o->engine, "trace");
+    return o->engine == OC_BY_TRACE;
 }
 
 static void tally_line(FILE *out, const char *label, const cl_tally *t, double need)
@@ -93,11 +93,11 @@ static void trace_lines(FILE *out, const oc_outcome *o)
     fprintf(out, "  %-12s trace (Compute Sanitizer), %s, %.0f requests traced%s\n", "measured by",
             warps, o->trace_records,
             o->trace_dropped > 0 ? " (buffer full: scaled up to the whole run)" : "");
-    if (s->trace_size_text) {
+    if (o->trace_smaller && s->trace_size_text) {
         fprintf(out, "  %-12s ", "");
         wrapped(out, s->trace_size_text, 15, 15);
     }
-    if (o->counters == OC_ENGINE_OK && s->trace_size_text)
+    if (o->counters == OC_ENGINE_OK && o->trace_smaller)
         fprintf(out, "  %-12s counters, at full size: %.1f and %.1f sectors/request\n", "",
                 o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
                 o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
@@ -130,18 +130,23 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
     else
         fputs("\n", out);
 
-    if (!o->compiled) {
+    switch (o->stage) {
+    case OC_STAGE_BUILD:
         fprintf(out, "  %-12s does not compile:\n", "build");
         indented_block(out, o->compile_log ? o->compile_log : "", 20);
-    } else if (!o->ran || o->run_problem[0]) {
+        break;
+    case OC_STAGE_RUN:
         fprintf(out, "  %-12s %s\n", "run", o->run_problem[0] ? o->run_problem : "no result");
         if (o->run_log && *o->run_log)
             indented_block(out, o->run_log, 12);
-    } else if (!o->guards_intact) {
+        break;
+    case OC_STAGE_GUARDS:
         fprintf(out, "  %-12s FAIL  wrote outside the output array\n", "correctness");
-    } else if (!o->check_ok) {
+        break;
+    case OC_STAGE_OUTPUTS:
         fprintf(out, "  %-12s FAIL  %s\n", "correctness", o->check.details);
-    } else {
+        break;
+    default:
         fprintf(out, "  %-12s %s  ", "correctness", o->check.passed ? "ok  " : "FAIL");
         wrapped(out, o->check.summary, 21, 21);
         if (!o->check.passed)
@@ -182,7 +187,7 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
                 "shared mem",
                 o->shared_ld_requests > 0 ? o->shared_ld_conflicts / o->shared_ld_requests : 0.0,
                 o->shared_st_requests > 0 ? o->shared_st_conflicts / o->shared_st_requests : 0.0);
-    if (s->points_speed > 0 && o->speedup > 0 && o->check_ok && o->check.passed) {
+    if (s->points_speed > 0 && o->speedup > 0 && o->stage > OC_STAGE_CORRECTNESS) {
         char rate[64] = "";
         if (s->flop > 0)
             snprintf(rate, sizeof rate, " (%.0f GFLOP/s)", s->flop / (o->student_ms * 1e6));
@@ -203,19 +208,25 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
                 "next", s->id, s->slug, s->id);
 }
 
+rp_counts rp_count(const oc_outcome *outcomes, size_t n)
+{
+    rp_counts c = {0, 0, 0};
+    for (size_t i = 0; i < n; ++i) {
+        c.passed += outcomes[i].verdict == OC_PASS;
+        c.failed += outcomes[i].verdict == OC_FAIL;
+        c.skipped += outcomes[i].verdict == OC_NOT_GRADED;
+    }
+    return c;
+}
+
 void rp_text_summary(FILE *out, const oc_outcome *outcomes, size_t n)
 {
-    size_t passed = 0, failed = 0, skipped = 0;
-    for (size_t i = 0; i < n; ++i) {
-        passed += outcomes[i].verdict == OC_PASS;
-        failed += outcomes[i].verdict == OC_FAIL;
-        skipped += outcomes[i].verdict == OC_NOT_GRADED;
-    }
+    rp_counts c = rp_count(outcomes, n);
     fputc('\n', out);
-    if (skipped)
-        fprintf(out, "%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+    if (c.skipped)
+        fprintf(out, "%zu passed, %zu failed, %zu skipped\n", c.passed, c.failed, c.skipped);
     else
-        fprintf(out, "%zu passed, %zu failed\n", passed, failed);
+        fprintf(out, "%zu passed, %zu failed\n", c.passed, c.failed);
 }
 
 static const char *engine_word(oc_engine_state s)
@@ -240,7 +251,7 @@ static cJSON *traffic_json(const oc_traffic *t, double eff, double need)
 
 static cJSON *tally_json(const cl_tally *t)
 {
-    cJSON *o = tj_to_json(t);
+    cJSON *o = wi_tally_to_json(t);
     cJSON_AddNumberToObject(o, "sectors_per_request", cl_tally_sectors_per_request(t));
     cJSON_AddNumberToObject(o, "bytes_per_sector", cl_tally_bytes_per_sector(t));
     return o;
@@ -295,7 +306,7 @@ static cJSON *lab_json(const oc_outcome *o)
                                 ? "ideal sectors / sectors, ideal = ceil(unique bytes / 32) per "
                                   "request (a broadcast is 100%)"
                                 : "bytes requested / (32 x sectors), per Nsight Compute");
-    cJSON_AddStringToObject(e, "engine", o->engine ? o->engine : "");
+    cJSON_AddStringToObject(e, "engine", oc_engine_name(o->engine));
     cJSON_AddStringToObject(e, "disagreement", o->disagreement);
     cJSON *tr = cJSON_AddObjectToObject(e, "trace");
     cJSON_AddStringToObject(tr, "state", engine_word(o->trace));
@@ -361,7 +372,7 @@ static cJSON *lab_json(const oc_outcome *o)
         cJSON_AddNumberToObject(sp, "score", o->score_speed);
         cJSON_AddNumberToObject(sp, "max_score", s->points_speed);
     }
-    if (s->trace_size_text)
+    if (o->trace_smaller && s->trace_size_text)
         cJSON_AddStringToObject(j, "trace_size", s->trace_size_text);
     return j;
 }
@@ -378,32 +389,18 @@ char *rp_json(const rp_manifest *m, const oc_outcome *outcomes, size_t n)
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
     cJSON_AddStringToObject(man, "seed", seed);
     if (m->device) {
-        const di_info *d = m->device;
-        cJSON *g = cJSON_AddObjectToObject(man, "gpu");
-        char cc[16], drv[16], rt[16];
-        snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-        di_version_string(d->driver_version, drv, sizeof drv);
-        di_version_string(d->runtime_version, rt, sizeof rt);
-        cJSON_AddStringToObject(g, "name", d->name);
-        cJSON_AddStringToObject(g, "compute_capability", cc);
-        cJSON_AddNumberToObject(g, "sm_count", d->sm_count);
-        cJSON_AddNumberToObject(g, "l2_bytes", (double)d->l2_bytes);
-        cJSON_AddStringToObject(g, "driver_cuda", drv);
-        cJSON_AddStringToObject(g, "runtime_cuda", rt);
+        wi_device d = {.info = *m->device};
+        cJSON_AddItemToObject(man, "gpu", wi_device_to_json(&d));
     } else {
         cJSON_AddNullToObject(man, "gpu");
     }
     cJSON *labs = cJSON_AddArrayToObject(root, "labs");
-    size_t passed = 0, failed = 0, skipped = 0;
-    for (size_t i = 0; i < n; ++i) {
+    for (size_t i = 0; i < n; ++i)
         cJSON_AddItemToArray(labs, lab_json(&outcomes[i]));
-        passed += outcomes[i].verdict == OC_PASS;
-        failed += outcomes[i].verdict == OC_FAIL;
-        skipped += outcomes[i].verdict == OC_NOT_GRADED;
-    }
-    cJSON_AddNumberToObject(root, "passed", (double)passed);
-    cJSON_AddNumberToObject(root, "failed", (double)failed);
-    cJSON_AddNumberToObject(root, "skipped", (double)skipped);
+    rp_counts c = rp_count(outcomes, n);
+    cJSON_AddNumberToObject(root, "passed", (double)c.passed);
+    cJSON_AddNumberToObject(root, "failed", (double)c.failed);
+    cJSON_AddNumberToObject(root, "skipped", (double)c.skipped);
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     return text;
@@ -479,16 +476,12 @@ static void xml_text(FILE *out, const char *s)
 
 void rp_junit(FILE *out, const oc_outcome *outcomes, size_t n)
 {
-    size_t failures = 0, skipped = 0;
-    for (size_t i = 0; i < n; ++i) {
-        failures += outcomes[i].verdict == OC_FAIL;
-        skipped += outcomes[i].verdict == OC_NOT_GRADED;
-    }
+    rp_counts c = rp_count(outcomes, n);
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(out,
             "<testsuites>\n  <testsuite name=\"grade\" tests=\"%zu\" failures=\"%zu\" "
             "skipped=\"%zu\">\n",
-            n, failures, skipped);
+            n, c.failed, c.skipped);
     for (size_t i = 0; i < n; ++i) {
         const oc_outcome *o = &outcomes[i];
         fprintf(out, "    <testcase classname=\"lab%s\" name=\"", o->spec->id);

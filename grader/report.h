@@ -23,6 +23,12 @@ typedef struct rp_manifest {
     const char *arch;
 } rp_manifest;
 
+/* How many of n outcomes passed, failed, and were not graded. */
+typedef struct rp_counts {
+    size_t passed, failed, skipped;
+} rp_counts;
+rp_counts rp_count(const oc_outcome *outcomes, size_t n);
+
 /* The text report of one lab: verdict, correctness, efficiency, bandwidth, hint, score. */
 void rp_text_lab(FILE *out, const oc_outcome *o);
 

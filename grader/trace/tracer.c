@@ -8,8 +8,9 @@
  *   launch begins  -> hand the kernel a fresh record buffer; note its base pc
  *   launch ends    -> wait for it, copy its records back, write the analysis so far
  *
- * Settings come from the environment: CL_TRACE_PATCHES (the patch fatbin), CL_TRACE_OUT (the
- * JSON to write), CL_TRACE_SAMPLE (trace one warp in N), CL_TRACE_MAX_RECORDS (per launch).
+ * Settings come from the environment (names in wire.h): CL_TRACE_PATCHES (the patch fatbin),
+ * CL_TRACE_OUT (the record to write, a wi_trace), CL_TRACE_SAMPLE (trace one warp in N),
+ * CL_TRACE_MAX_RECORDS (per launch).
  * No permission is needed; it runs as any user.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -21,9 +22,9 @@
 #include <string.h>
 
 #include "lines.h"
-#include "tally_json.h"
 #include "trace_analysis.h"
 #include "tracer_shared.h"
+#include "wire.h"
 
 #define MAX_MODULES 64
 #define MAX_FUNCTIONS 64
@@ -92,79 +93,40 @@ static const module_copy *module_of(CUmodule m)
     return NULL;
 }
 
-static cJSON *instruction_json(const function_trace *f, const ta_instruction *in)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "pc", (double)in->pc);
-    cJSON_AddStringToObject(o, "op", in->is_store ? "store" : "load");
-    cJSON_AddNumberToObject(o, "size", in->size);
-    char file[1024] = "";
-    unsigned line = 0;
-    const module_copy *m = module_of(f->module);
-    if (m)
-        tl_line_of(m->cubin, m->size, f->name, in->pc, file, sizeof file, &line);
-    cJSON_AddStringToObject(o, "file", file);
-    cJSON_AddNumberToObject(o, "line", line);
-    cJSON_AddItemToObject(o, "tally", tj_to_json(&in->tally));
-    cJSON *s = cJSON_AddObjectToObject(o, "sample");
-    cJSON_AddNumberToObject(s, "warp", in->sample.warp);
-    cJSON_AddNumberToObject(s, "active", in->sample.active);
-    cJSON *addr = cJSON_AddArrayToObject(s, "addr");
-    for (int l = 0; l < CL_WARP_SIZE; ++l)
-        cJSON_AddItemToArray(
-            addr,
-            cJSON_CreateNumber((in->sample.active >> l) & 1 ? (double)in->sample.addr[l] : -1.0));
-    return o;
-}
-
-/* Rewrites CL_TRACE_OUT with everything traced so far. */
+/* Rewrites the record (CL_TRACE_OUT) with everything traced so far. */
 static void write_out(void)
 {
     if (!tr.out)
         return;
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "engine", "trace");
-    cJSON_AddStringToObject(root, "error", tr.error);
-    cJSON_AddNumberToObject(root, "sample", tr.sample);
-    cJSON_AddNumberToObject(root, "max_records", tr.max_records);
-    cJSON *ks = cJSON_AddArrayToObject(root, "kernels");
+    wi_trace t = {.sample = tr.sample, .max_records = tr.max_records};
+    wi_trace_kernel kernels[MAX_FUNCTIONS];
+    memset(kernels, 0, sizeof kernels);
+    t.kernels = kernels;
     for (int i = 0; i < tr.nfunctions; ++i) {
         function_trace *f = &tr.functions[i];
-        ta_kernel k;
-        if (ta_analyze(f->name, f->records, f->n, &k) != 0) {
+        wi_trace_kernel *tk = &kernels[t.nkernels];
+        if (ta_analyze(f->name, f->records, f->n, &tk->k) != 0) {
             fail("out of memory analysing '%s'", f->name);
             continue;
         }
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", f->name);
-        cJSON_AddNumberToObject(o, "launches", f->launches);
-        cJSON_AddNumberToObject(o, "sample", f->sample);
+        const module_copy *m = module_of(f->module);
+        for (size_t j = 0; m && j < tk->k.nins; ++j) {
+            ta_instruction *in = &tk->k.ins[j];
+            tl_line_of(m->cubin, m->size, f->name, in->pc, in->file, sizeof in->file, &in->line);
+        }
+        tk->launches = f->launches;
+        tk->sample = f->sample;
         /* How many requests each analysed record stands for, over all launches. */
-        cJSON_AddNumberToObject(o, "scale", k.records ? f->estimated / (double)k.records : 0.0);
-        cJSON_AddNumberToObject(o, "records", (double)k.records);
-        cJSON_AddNumberToObject(o, "dropped", (double)f->dropped);
-        cJSON_AddNumberToObject(o, "invalid", (double)k.invalid);
-        cJSON_AddItemToObject(o, "loads", tj_to_json(&k.loads));
-        cJSON_AddItemToObject(o, "stores", tj_to_json(&k.stores));
-        cJSON *ins = cJSON_AddArrayToObject(o, "instructions");
-        for (size_t j = 0; j < k.nins; ++j)
-            cJSON_AddItemToArray(ins, instruction_json(f, &k.ins[j]));
-        cJSON_AddItemToArray(ks, o);
-        ta_kernel_free(&k);
+        tk->scale = tk->k.records ? f->estimated / (double)tk->k.records : 0.0;
+        tk->dropped = f->dropped;
+        t.nkernels++;
     }
-    char *text = cJSON_PrintUnformatted(root);
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", tr.out);
-    FILE *fp = fopen(tmp, "w");
-    if (fp && text) {
-        fputs(text, fp);
-        if (fclose(fp) == 0)
-            rename(tmp, tr.out);
-    } else if (fp) {
-        fclose(fp);
-    }
-    free(text);
-    cJSON_Delete(root);
+    snprintf(t.error, sizeof t.error, "%s", tr.error);
+    cJSON *json = wi_trace_to_json(&t);
+    wi_write_file(tr.out, json);
+    cJSON_Delete(json);
+    for (size_t i = 0; i < t.nkernels; ++i)
+        ta_kernel_free(&kernels[i].k);
 }
 
 static void module_loaded(const Sanitizer_ResourceModuleData *m)
@@ -290,12 +252,12 @@ int InitializeInjection(void)
     if (done)
         return 1;
     done = 1;
-    tr.patches = getenv("CL_TRACE_PATCHES");
-    tr.out = getenv("CL_TRACE_OUT");
-    tr.sample = env_u32("CL_TRACE_SAMPLE", 16);
-    tr.max_records = env_u32("CL_TRACE_MAX_RECORDS", 1u << 18);
+    tr.patches = getenv(WI_ENV_TRACE_PATCHES);
+    tr.out = getenv(WI_ENV_TRACE_OUT);
+    tr.sample = env_u32(WI_ENV_TRACE_SAMPLE, 16);
+    tr.max_records = env_u32(WI_ENV_TRACE_MAX_RECORDS, 1u << 18);
     if (!tr.patches)
-        fail("CL_TRACE_PATCHES is not set");
+        fail("%s is not set", WI_ENV_TRACE_PATCHES);
     Sanitizer_SubscriberHandle handle;
     SAN(sanitizerSubscribe(&handle, on_event, NULL));
     SAN(sanitizerEnableDomain(1, handle, SANITIZER_CB_DOMAIN_RESOURCE));

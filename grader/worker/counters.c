@@ -13,7 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-const char *const ct_metric_names[CT_NMETRICS] = {
+/* The CUPTI metric behind each counter of the wire's wi_counter, in its order. */
+static const char *const ct_metric_names[WI_NCOUNTERS] = {
     "smsp__sass_inst_executed_op_global_ld.sum",
     "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
     "smsp__sass_data_bytes_mem_global_op_ld.sum",
@@ -33,7 +34,7 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static void set_why(ct_result *res, ct_status status, int code, const char *fmt, ...)
+static void set_why(wi_counters *res, wi_engine_status status, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -45,13 +46,13 @@ static void set_why(ct_result *res, ct_status status, int code, const char *fmt,
 
 #ifndef CL_HAVE_CUPTI_RANGE_PROFILER
 
-void ct_profile(tm_work work, void *ctx, int with_shared, ct_result *res)
+void ct_profile(tm_work work, void *ctx, int with_shared, wi_counters *res)
 {
     (void)work;
     (void)ctx;
     (void)with_shared;
     memset(res, 0, sizeof *res);
-    set_why(res, CT_UNSUPPORTED, 0,
+    set_why(res, WI_ENGINE_UNSUPPORTED, 0,
             "this grader was built with a CUDA toolkit whose CUPTI has no Range Profiler API "
             "(it needs CUDA 12.6 Update 2 or newer)");
 }
@@ -72,7 +73,7 @@ typedef struct session {
     uint8_t *avail, *config, *data;
     size_t avail_size, config_size, data_size;
     int initialized;
-    size_t nmetrics; /* the global six, or all CT_NMETRICS with the shared-memory four */
+    size_t nmetrics; /* the global counters, or all WI_NCOUNTERS with the shared-memory ones */
 } session;
 
 static const char *cupti_name(CUptiResult r)
@@ -83,19 +84,19 @@ static const char *cupti_name(CUptiResult r)
 }
 
 /* Records a failed CUPTI call; insufficient privileges is a state of the machine, not an error. */
-static int failed(ct_result *res, CUptiResult r, const char *call)
+static int failed(wi_counters *res, CUptiResult r, const char *call)
 {
     if (r == CUPTI_SUCCESS)
         return 0;
     if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
         r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
-        set_why(res, CT_NO_PERMISSION, (int)r,
+        set_why(res, WI_ENGINE_NO_PERMISSION, (int)r,
                 "the driver lets only administrators read GPU performance counters (%s: %s)", call,
                 cupti_name(r));
     else if (r == CUPTI_ERROR_NOT_SUPPORTED)
-        set_why(res, CT_UNSUPPORTED, (int)r, "%s: %s", call, cupti_name(r));
+        set_why(res, WI_ENGINE_UNSUPPORTED, (int)r, "%s: %s", call, cupti_name(r));
     else
-        set_why(res, CT_FAILED, (int)r, "%s failed: %s", call, cupti_name(r));
+        set_why(res, WI_ENGINE_FAILED, (int)r, "%s failed: %s", call, cupti_name(r));
     return 1;
 }
 
@@ -105,7 +106,7 @@ static int failed(ct_result *res, CUptiResult r, const char *call)
             goto out;                                                                              \
     } while (0)
 
-static int check_device(ct_result *res, CUdevice dev)
+static int check_device(wi_counters *res, CUdevice dev)
 {
     CUpti_Profiler_DeviceSupported_Params ds = {
         .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
@@ -124,11 +125,12 @@ static int check_device(ct_result *res, CUdevice dev)
                        : ds.cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "a CMP mining GPU"
                        : ds.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "SLI"
                                                                           : "this configuration";
-    set_why(res, CT_UNSUPPORTED, CUPTI_ERROR_NOT_SUPPORTED, "CUPTI cannot profile on %s", what);
+    set_why(res, WI_ENGINE_UNSUPPORTED, CUPTI_ERROR_NOT_SUPPORTED, "CUPTI cannot profile on %s",
+            what);
     return -1;
 }
 
-static int open_session(session *s, ct_result *res, CUcontext cu_ctx, CUdevice dev, int device)
+static int open_session(session *s, wi_counters *res, CUcontext cu_ctx, CUdevice dev, int device)
 {
     int rc = -1;
     CUpti_Profiler_Initialize_Params ip = {.structSize =
@@ -199,8 +201,8 @@ static int open_session(session *s, ct_result *res, CUcontext cu_ctx, CUdevice d
     sz.pRangeProfilerObject = s->rp;
     sz.pMetricNames = (const char **)ct_metric_names;
     sz.numMetrics = s->nmetrics;
-    sz.maxNumOfRanges = CT_MAX_KERNELS;
-    sz.maxNumRangeTreeNodes = CT_MAX_KERNELS;
+    sz.maxNumOfRanges = WI_MAX_KERNELS;
+    sz.maxNumRangeTreeNodes = WI_MAX_KERNELS;
     TRY(cuptiRangeProfilerGetCounterDataSize(&sz));
     s->data_size = sz.counterDataSize;
     s->data = calloc(1, s->data_size);
@@ -221,7 +223,7 @@ static int open_session(session *s, ct_result *res, CUcontext cu_ctx, CUdevice d
     sc.pCounterDataImage = s->data;
     sc.range = CUPTI_AutoRange;
     sc.replayMode = CUPTI_KernelReplay;
-    sc.maxRangesPerPass = CT_MAX_KERNELS;
+    sc.maxRangesPerPass = WI_MAX_KERNELS;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
     sc.passIndex = 0;
@@ -257,7 +259,7 @@ static void close_session(session *s)
 }
 
 /* Runs the work once inside the profiler and reads every kernel's values. */
-static int measure(session *s, ct_result *res, tm_work work, void *ctx)
+static int measure(session *s, wi_counters *res, tm_work work, void *ctx)
 {
     int rc = -1;
     CUpti_RangeProfiler_Start_Params st = {.structSize =
@@ -272,7 +274,7 @@ static int measure(session *s, ct_result *res, tm_work work, void *ctx)
     sp.pRangeProfilerObject = s->rp;
     CUptiResult stop = cuptiRangeProfilerStop(&sp);
     if (err != cudaSuccess) {
-        set_why(res, CT_FAILED, 0, "the lab's work failed under the profiler: %s (%s)",
+        set_why(res, WI_ENGINE_FAILED, 0, "the lab's work failed under the profiler: %s (%s)",
                 cudaGetErrorName(err), cudaGetErrorString(err));
         goto out;
     }
@@ -289,14 +291,15 @@ static int measure(session *s, ct_result *res, tm_work work, void *ctx)
     info.counterDataImageSize = s->data_size;
     TRY(cuptiRangeProfilerGetCounterDataInfo(&info));
     if (dd.numOfRangeDropped > 0) {
-        set_why(res, CT_FAILED, 0, "the work launched more than %d kernels; %zu were not profiled",
-                CT_MAX_KERNELS, (size_t)dd.numOfRangeDropped);
+        set_why(res, WI_ENGINE_FAILED, 0,
+                "the work launched more than %d kernels; %zu were not profiled", WI_MAX_KERNELS,
+                (size_t)dd.numOfRangeDropped);
         goto out;
     }
 
-    size_t n = info.numTotalRanges < CT_MAX_KERNELS ? info.numTotalRanges : CT_MAX_KERNELS;
+    size_t n = info.numTotalRanges < WI_MAX_KERNELS ? info.numTotalRanges : WI_MAX_KERNELS;
     for (size_t r = 0; r < n; ++r) {
-        ct_kernel *k = &res->kernels[r];
+        wi_counter_kernel *k = &res->kernels[r];
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
             .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
         ri.pCounterDataImage = s->data;
@@ -308,7 +311,6 @@ static int measure(session *s, ct_result *res, tm_work work, void *ctx)
         else
             snprintf(k->name, sizeof k->name, "kernel %zu", r);
 
-        double v[CT_NMETRICS] = {0};
         CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
             .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
         ev.pHostObject = s->host;
@@ -317,18 +319,8 @@ static int measure(session *s, ct_result *res, tm_work work, void *ctx)
         ev.rangeIndex = r;
         ev.ppMetricNames = (const char **)ct_metric_names;
         ev.numMetrics = s->nmetrics;
-        ev.pMetricValues = v;
+        ev.pMetricValues = k->v;
         TRY(cuptiProfilerHostEvaluateToGpuValues(&ev));
-        k->ld_requests = v[0];
-        k->ld_sectors = v[1];
-        k->ld_bytes = v[2];
-        k->st_requests = v[3];
-        k->st_sectors = v[4];
-        k->st_bytes = v[5];
-        k->sh_ld_requests = v[6];
-        k->sh_st_requests = v[7];
-        k->sh_ld_conflicts = v[8];
-        k->sh_st_conflicts = v[9];
     }
     res->nkernels = (int)n;
     rc = 0;
@@ -336,13 +328,13 @@ out:
     return rc;
 }
 
-void ct_profile(tm_work work, void *ctx, int with_shared, ct_result *res)
+void ct_profile(tm_work work, void *ctx, int with_shared, wi_counters *res)
 {
     memset(res, 0, sizeof *res);
     double t0 = now_ms();
     session s;
     memset(&s, 0, sizeof s);
-    s.nmetrics = with_shared ? CT_NMETRICS : 6;
+    s.nmetrics = with_shared ? WI_NCOUNTERS : WI_NGLOBAL_COUNTERS;
     int device = 0;
     CUdevice dev = 0;
     CUcontext cu_ctx = NULL;
@@ -350,7 +342,7 @@ void ct_profile(tm_work work, void *ctx, int with_shared, ct_result *res)
     if (err == cudaSuccess)
         err = cudaFree(0); /* makes the primary context current */
     if (err != cudaSuccess) {
-        set_why(res, CT_FAILED, 0, "no CUDA context: %s", cudaGetErrorName(err));
+        set_why(res, WI_ENGINE_FAILED, 0, "no CUDA context: %s", cudaGetErrorName(err));
         return;
     }
     /* The driver API through the runtime's entry points, so the worker does not link
@@ -364,14 +356,14 @@ void ct_profile(tm_work work, void *ctx, int with_shared, ct_result *res)
                                          cudaEnableDefault, &q2) != cudaSuccess ||
         !ctx_get_current || !device_get || ctx_get_current(&cu_ctx) != CUDA_SUCCESS ||
         device_get(&dev, device) != CUDA_SUCCESS) {
-        set_why(res, CT_FAILED, 0, "cannot get the current CUDA context");
+        set_why(res, WI_ENGINE_FAILED, 0, "cannot get the current CUDA context");
         return;
     }
     if (open_session(&s, res, cu_ctx, dev, device) == 0) {
         res->setup_ms = now_ms() - t0;
         double t1 = now_ms();
         if (measure(&s, res, work, ctx) == 0)
-            res->status = CT_OK;
+            res->status = WI_ENGINE_OK;
         res->measure_ms = now_ms() - t1;
     }
     close_session(&s);

@@ -4,16 +4,16 @@
  *   grade-worker probe    --workdir DIR
  *   grade-worker run      --lab NN --kernel K.so --workdir DIR --seed S [--no-timing]
  *   grade-worker counters --lab NN --kernel K.so --workdir DIR --seed S [--shared-counters]
+ *   grade-worker counters --workdir DIR                   (the doctor's self-test, no lab)
  *   grade-worker trace    --lab NN --kernel K.so --workdir DIR --seed S   (tracer injected)
  *   grade-worker explore  --lab NN --workdir DIR
  *
- * Everything it has to say goes to DIR/result.json (cJSON); stdout and stderr are captured by
- * the grader and shown, never parsed.
+ * The command line and everything it has to say, DIR/result.json, are the wire's (wire.h);
+ * stdout and stderr are captured by the grader and shown, never parsed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <dlfcn.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +22,8 @@
 #include "cuda_check.h"
 #include "devinfo.h"
 #include "timing.h"
+#include "wire.h"
 #include "worker.h"
-
-cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
 /* Every lab of the registry (labs/labs.def) by its number, and the engines' patterns. */
 static const struct {
@@ -47,7 +46,7 @@ void *wk_symbol(const wk_job *job, const char *name)
                 "the kernel file defines no '%s': keep the launcher's name and its "
                 "extern \"C\" from the lab header\n",
                 name);
-        exit(WK_EXIT_CONTRACT);
+        exit(CL_EXIT_CONTRACT);
     }
     return sym;
 }
@@ -86,7 +85,7 @@ static char *path_in(const wk_job *job, const char *name)
     char *p = malloc(n);
     if (!p) {
         fprintf(stderr, "out of memory\n");
-        exit(WK_EXIT_IO);
+        exit(CL_EXIT_IO);
     }
     snprintf(p, n, "%s/%s", job->workdir, name);
     return p;
@@ -97,7 +96,7 @@ void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, si
     void *host = malloc(bytes ? bytes : 1);
     if (!host) {
         fprintf(stderr, "out of host memory for the %zu bytes of '%s'\n", bytes, name);
-        exit(WK_EXIT_IO);
+        exit(CL_EXIT_IO);
     }
     CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
     wk_save(job, name, host, bytes);
@@ -112,11 +111,11 @@ int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t 
 
 FILE *wk_explore_csv(const wk_job *job)
 {
-    char *path = path_in(job, "explore.csv");
+    char *path = path_in(job, WI_EXPLORE_CSV);
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "cannot write '%s'\n", path);
-        exit(WK_EXIT_IO);
+        exit(CL_EXIT_IO);
     }
     free(path);
     return f;
@@ -130,72 +129,58 @@ void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(host, 1, bytes, f) != bytes || fclose(f) != 0) {
         fprintf(stderr, "cannot write '%s'\n", path);
-        exit(WK_EXIT_IO);
+        exit(CL_EXIT_IO);
     }
     free(path);
+}
+
+/* ---- the speed-of-light copy (worker.h) ---- */
+
+typedef struct copy_ctx {
+    const void *src;
+    void *dst;
+    size_t bytes;
+} copy_ctx;
+
+static cudaError_t copy_work(void *ctx)
+{
+    copy_ctx *c = ctx;
+    return wk_sol_copy(c->src, c->dst, c->bytes);
+}
+
+cudaError_t wk_time_copy(const void *src, void *dst, size_t bytes, const tm_options *opt,
+                         tm_result *res)
+{
+    copy_ctx c = {src, dst, bytes};
+    return tm_measure(copy_work, &c, opt, res);
 }
 
 /* ---- result.json ---- */
 
-static void write_result(const wk_job *job, const cJSON *root)
+static void write_result(const wk_job *job, const wi_result *res)
 {
-    char *text = cJSON_Print(root);
-    char *path = path_in(job, "result.json");
-    char *tmp = path_in(job, "result.json.tmp");
-    FILE *f = fopen(tmp, "w");
-    if (!text || !f || fputs(text, f) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
+    cJSON *json = wi_result_to_json(res);
+    char *path = path_in(job, WI_RESULT_FILE);
+    if (wi_write_file(path, json) != 0) {
         fprintf(stderr, "cannot write '%s'\n", path);
-        exit(WK_EXIT_IO);
+        exit(CL_EXIT_IO);
     }
-    free(text);
+    cJSON_Delete(json);
     free(path);
-    free(tmp);
 }
 
-static cJSON *device_json(const di_info *d)
+static wi_time time_of(const tm_result *t, double bytes)
 {
-    char drv[16], rt[16];
-    di_version_string(d->driver_version, drv, sizeof drv);
-    di_version_string(d->runtime_version, rt, sizeof rt);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "count", d->count);
-    cJSON_AddNumberToObject(o, "index", d->index);
-    cJSON_AddStringToObject(o, "name", d->name);
-    char cc[16];
-    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-    cJSON_AddStringToObject(o, "compute_capability", cc);
-    cJSON_AddNumberToObject(o, "sm_count", d->sm_count);
-    cJSON_AddNumberToObject(o, "l2_bytes", (double)d->l2_bytes);
-    cJSON_AddNumberToObject(o, "global_bytes", (double)d->global_bytes);
-    cJSON_AddStringToObject(o, "driver_cuda", drv);
-    cJSON_AddStringToObject(o, "runtime_cuda", rt);
-    return o;
-}
-
-static cJSON *timing_json(const tm_result *t, double bytes)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "median_ms", t->median_ms);
-    cJSON_AddNumberToObject(o, "min_ms", t->min_ms);
-    cJSON_AddNumberToObject(o, "max_ms", t->max_ms);
-    cJSON_AddNumberToObject(o, "repeats", t->repeats);
-    cJSON_AddNumberToObject(o, "bytes", bytes);
-    cJSON_AddNumberToObject(o, "bytes_per_s", t->median_ms > 0 ? bytes / (t->median_ms * 1e-3) : 0);
-    return o;
+    wi_time w = {.median_ms = t->median_ms,
+                 .min_ms = t->min_ms,
+                 .max_ms = t->max_ms,
+                 .repeats = t->repeats,
+                 .bytes = bytes,
+                 .bytes_per_s = t->median_ms > 0 ? bytes / (t->median_ms * 1e-3) : 0};
+    return w;
 }
 
 /* ---- modes ---- */
-
-typedef struct sol_ctx {
-    void *src, *dst;
-    size_t bytes;
-} sol_ctx;
-
-static cudaError_t sol_work(void *ctx)
-{
-    sol_ctx *c = ctx;
-    return wk_sol_copy(c->src, c->dst, c->bytes);
-}
 
 static tm_options timing_options(const wk_job *job)
 {
@@ -209,231 +194,211 @@ static void *open_lab(const wk_job *job, const wk_lab *lab)
     void *state = lab->open(job);
     if (!state) {
         fprintf(stderr, "out of host memory while setting up lab %s\n", job->lab);
-        exit(WK_EXIT_IO);
+        exit(CL_EXIT_IO);
     }
     return state;
 }
 
-/* One launch for correctness, then (unless told not to) the timing engine. */
-static int mode_run(const wk_job *job, const wk_lab *lab, int timing, cJSON *root)
+/* One launch of the lab's work, to the end; its outputs saved. */
+static void run_once(const wk_job *job, const wk_lab *lab, void *state, wi_result *res)
 {
-    void *state = open_lab(job, lab);
     CL_CUDA_CHECK(lab->launch(state));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
-    int guards = lab->save(state, job);
-    cJSON_AddBoolToObject(root, "launched", 1);
-    cJSON_AddBoolToObject(root, "guards_intact", guards);
-    cJSON_AddNumberToObject(root, "useful_bytes", lab->useful_bytes(state));
-    write_result(job, root);
+    res->has_run = 1;
+    res->run.guards_intact = lab->save(state, job);
+    res->run.launched = 1;
+    res->run.useful_bytes = lab->useful_bytes(state);
+}
 
-    if (timing) {
-        double useful = lab->useful_bytes(state);
-        tm_options opt = timing_options(job);
-        /* A speed gate times work on every stream: the student's and the baseline alike. */
-        opt.sync_device = lab->baseline != NULL;
-        tm_result student, sol;
-        CL_CUDA_CHECK(tm_measure(lab->launch, state, &opt, &student));
-        /* The copy moves the same number of bytes: reads half, writes half. */
-        sol_ctx sc = {.bytes = (size_t)(useful / 2) & ~(size_t)15};
-        CL_CUDA_CHECK(cudaMalloc(&sc.src, sc.bytes));
-        CL_CUDA_CHECK(cudaMalloc(&sc.dst, sc.bytes));
-        CL_CUDA_CHECK(cudaMemset(sc.src, 0x3c, sc.bytes));
-        tm_options copy_opt = opt; /* the copy is ours: events on the default stream suffice */
-        copy_opt.sync_device = 0;
-        CL_CUDA_CHECK(tm_measure(sol_work, &sc, &copy_opt, &sol));
-        cudaFree(sc.src);
-        cudaFree(sc.dst);
-        cJSON *t = cJSON_AddObjectToObject(root, "timing");
-        cJSON_AddItemToObject(t, "student", timing_json(&student, useful));
-        cJSON_AddItemToObject(t, "sol_copy", timing_json(&sol, 2.0 * (double)sc.bytes));
-        if (lab->baseline) {
-            /* The grader's own kernel for the same task, on the same inputs, same run. */
-            tm_result base;
-            CL_CUDA_CHECK(tm_measure(lab->baseline, state, &opt, &base));
-            cJSON_AddItemToObject(t, "baseline", timing_json(&base, useful));
-        }
+/* The timing engine: the lab's work, the same-run copy of as many bytes, and the lab's own
+ * baseline where it has one, each a median of repeats with the L2 flushed between them. */
+static void time_all(const wk_job *job, const wk_lab *lab, void *state, wi_timing *t)
+{
+    double useful = lab->useful_bytes(state);
+    tm_options opt = timing_options(job);
+    /* A speed gate times work on every stream: the student's and the baseline alike. */
+    opt.sync_device = lab->baseline != NULL;
+    tm_result student, copy;
+    CL_CUDA_CHECK(tm_measure(lab->launch, state, &opt, &student));
+    /* The copy moves the same number of bytes: reads half, writes half. */
+    size_t half = (size_t)(useful / 2) & ~(size_t)15;
+    void *src = NULL, *dst = NULL;
+    CL_CUDA_CHECK(cudaMalloc(&src, half));
+    CL_CUDA_CHECK(cudaMalloc(&dst, half));
+    CL_CUDA_CHECK(cudaMemset(src, 0x3c, half));
+    tm_options copy_opt = opt; /* the copy is ours: events on the default stream suffice */
+    copy_opt.sync_device = 0;
+    CL_CUDA_CHECK(wk_time_copy(src, dst, half, &copy_opt, &copy));
+    cudaFree(src);
+    cudaFree(dst);
+    t->student = time_of(&student, useful);
+    t->copy = time_of(&copy, 2.0 * (double)half);
+    if (lab->baseline) {
+        /* The grader's own kernel for the same task, on the same inputs, same run. */
+        tm_result base;
+        CL_CUDA_CHECK(tm_measure(lab->baseline, state, &opt, &base));
+        t->has_baseline = 1;
+        t->baseline = time_of(&base, useful);
+    }
+    t->flush_bytes = (double)opt.flush_bytes;
+}
+
+/* WI_RUN: one launch for correctness, then (unless told not to) the timing engine. What was
+ * timed must compute too: where the lab can reset its outputs, they are poisoned again and one
+ * more launch's outputs are saved over the first's, for the grader to check. */
+static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
+{
+    void *state = open_lab(job, lab);
+    run_once(job, lab, state, res);
+    write_result(job, res);
+    if (!job->no_timing) {
+        res->has_timing = 1;
+        time_all(job, lab, state, &res->timing);
         if (lab->baseline && lab->reset) {
-            /* What was timed must compute: poison the outputs, launch once more, and save what
-             * this launch wrote over the first launch's outputs; the grader checks these. */
             lab->reset(state);
-            CL_CUDA_CHECK(lab->launch(state));
-            CL_CUDA_CHECK(cudaDeviceSynchronize());
-            cJSON_ReplaceItemInObject(root, "guards_intact",
-                                      cJSON_CreateBool(lab->save(state, job)));
-            cJSON_AddBoolToObject(root, "checked_after_timing", 1);
+            run_once(job, lab, state, res);
+            res->run.checked_after_timing = 1;
         }
-        cJSON_AddNumberToObject(t, "flush_bytes", (double)opt.flush_bytes);
-        write_result(job, root);
+        write_result(job, res);
     }
     lab->close(state);
     return 0;
 }
 
-static const char *status_name(ct_status s)
+/* WI_TRACE: one launch, under the trace engine that the grader injected into this process
+ * (it writes its own record). The lab may set up a smaller problem for the trace: its useful
+ * bytes are that problem's. */
+static int mode_trace(wk_job *job, const wk_lab *lab, wi_result *res)
 {
-    static const char *const names[] = {"ok", "no_permission", "unsupported", "failed"};
-    return names[s];
-}
-
-/* One launch for the trace engine, which was injected into this process by the grader
- * (CUDA_INJECTION64_PATH) and writes its own results. */
-static int mode_trace(wk_job *job, const wk_lab *lab, cJSON *root)
-{
-    job->trace = 1;
     void *state = open_lab(job, lab);
     CL_CUDA_CHECK(lab->launch(state));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
-    cJSON_AddBoolToObject(root, "launched", 1);
-    /* The lab may have set up a smaller problem for the trace: its own least bytes. */
-    cJSON_AddNumberToObject(root, "useful_bytes", lab->useful_bytes(state));
-    write_result(job, root);
+    res->has_run = 1;
+    res->run.launched = 1;
+    res->run.guards_intact = 0; /* not checked: the trace's outputs are neither saved nor graded */
+    res->run.useful_bytes = lab->useful_bytes(state);
+    write_result(job, res);
     lab->close(state);
     return 0;
 }
 
-static void add_counters(cJSON *root, const ct_result *res);
-
-static int mode_counters(const wk_job *job, const wk_lab *lab, cJSON *root)
+/* WI_COUNTERS: one launch under CUPTI's range profiler. */
+static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
-    static ct_result res;
-    ct_profile(lab->launch, state, job->shared_counters, &res);
-    add_counters(root, &res);
-    write_result(job, root);
+    res->has_counters = 1;
+    ct_profile(lab->launch, state, job->shared_counters, &res->counters);
+    write_result(job, res);
     lab->close(state);
     return 0;
 }
 
-static void add_counters(cJSON *root, const ct_result *res)
+static int mode_explore(wk_job *job, const wk_lab *lab, wi_result *res)
 {
-    cJSON *c = cJSON_AddObjectToObject(root, "counters");
-    cJSON_AddStringToObject(c, "status", status_name(res->status));
-    cJSON_AddStringToObject(c, "why", res->why);
-    cJSON_AddNumberToObject(c, "cupti_code", res->cupti_code);
-    cJSON_AddStringToObject(c, "chip", res->chip);
-    cJSON_AddNumberToObject(c, "passes", res->passes);
-    cJSON_AddNumberToObject(c, "setup_ms", res->setup_ms);
-    cJSON_AddNumberToObject(c, "measure_ms", res->measure_ms);
-    cJSON *ks = cJSON_AddArrayToObject(c, "kernels");
-    for (int i = 0; i < res->nkernels; ++i) {
-        const ct_kernel *k = &res->kernels[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", k->name);
-        cJSON_AddNumberToObject(o, "ld_requests", k->ld_requests);
-        cJSON_AddNumberToObject(o, "ld_sectors", k->ld_sectors);
-        cJSON_AddNumberToObject(o, "ld_bytes", k->ld_bytes);
-        cJSON_AddNumberToObject(o, "st_requests", k->st_requests);
-        cJSON_AddNumberToObject(o, "st_sectors", k->st_sectors);
-        cJSON_AddNumberToObject(o, "st_bytes", k->st_bytes);
-        cJSON_AddNumberToObject(o, "shared_ld_requests", k->sh_ld_requests);
-        cJSON_AddNumberToObject(o, "shared_st_requests", k->sh_st_requests);
-        cJSON_AddNumberToObject(o, "shared_ld_conflicts", k->sh_ld_conflicts);
-        cJSON_AddNumberToObject(o, "shared_st_conflicts", k->sh_st_conflicts);
-        cJSON_AddItemToArray(ks, o);
+    (void)res;
+    if (!lab->explore) {
+        fprintf(stderr, "lab %s has no explore run\n", job->lab);
+        return CL_EXIT_WORKER_USAGE;
     }
+    return lab->explore(job);
 }
 
 /* grade --doctor: can this machine read counters at all? Profiles the grader's own copy. */
-static int counters_self_test(const wk_job *job, cJSON *root)
+static int counters_self_test(const wk_job *job, wi_result *res)
 {
-    sol_ctx sc = {.bytes = (size_t)64 << 20};
-    CL_CUDA_CHECK(cudaMalloc(&sc.src, sc.bytes));
-    CL_CUDA_CHECK(cudaMalloc(&sc.dst, sc.bytes));
-    static ct_result res;
-    ct_profile(sol_work, &sc, 0, &res);
-    add_counters(root, &res);
-    write_result(job, root);
-    cudaFree(sc.src);
-    cudaFree(sc.dst);
+    copy_ctx c = {.bytes = (size_t)64 << 20};
+    CL_CUDA_CHECK(cudaMalloc((void **)&c.src, c.bytes));
+    CL_CUDA_CHECK(cudaMalloc(&c.dst, c.bytes));
+    res->has_counters = 1;
+    ct_profile(copy_work, &c, 0, &res->counters);
+    write_result(job, res);
+    cudaFree((void *)c.src);
+    cudaFree(c.dst);
     return 0;
 }
 
-static int usage(void)
+typedef int (*mode_fn)(wk_job *job, const wk_lab *lab, wi_result *res);
+
+/* What each mode needs and does, by wi_mode. */
+static const struct {
+    int needs_kernel; /* a student's kernel object (unless the lab is built in) */
+    mode_fn fn;
+} modes[WI_NMODES] = {
+    [WI_PROBE] = {0, NULL},
+    [WI_RUN] = {1, mode_run},
+    [WI_COUNTERS] = {1, mode_counters},
+    [WI_TRACE] = {1, mode_trace},
+    [WI_EXPLORE] = {0, mode_explore},
+};
+
+static int usage(const char *why)
 {
-    fputs("usage: grade-worker probe|run|counters|trace|explore [--lab NN] [--kernel FILE.so]\n"
-          "                    --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
-          "The grading child of 'grade'; run 'grade --help' instead.\n",
-          stderr);
-    return WK_EXIT_USAGE;
+    fprintf(stderr,
+            "grade-worker: %s\n"
+            "usage: grade-worker probe|run|counters|trace|explore [--lab NN] [--kernel FILE.so]\n"
+            "                    --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
+            "The grading child of 'grade'; run 'grade --help' instead.\n",
+            why);
+    return CL_EXIT_WORKER_USAGE;
+}
+
+static const wk_lab *lab_numbered(const char *id)
+{
+    for (size_t i = 0; id && i < sizeof wk_labs / sizeof wk_labs[0]; ++i)
+        if (!strcmp(wk_labs[i].id, id))
+            return wk_labs[i].lab;
+    return NULL;
+}
+
+/* Which device there is, in the result (written at once: a probe needs nothing more). */
+static int query_device(const wk_job *job, wi_result *res)
+{
+    int err = di_query(0, &res->device.info);
+    if (err != cudaSuccess) {
+        snprintf(res->device.error, sizeof res->device.error, "%s",
+                 cudaGetErrorName((cudaError_t)err));
+        snprintf(res->device.error_text, sizeof res->device.error_text, "%s",
+                 cudaGetErrorString((cudaError_t)err));
+    }
+    write_result(job, res);
+    return err;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
-        return usage();
-    const char *mode = argv[1], *lab_id = NULL, *kernel = NULL;
-    wk_job job = {0};
-    int timing = 1;
-    for (int i = 2; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--no-timing"))
-            timing = 0;
-        else if (!strcmp(a, "--shared-counters"))
-            job.shared_counters = 1;
-        else if (v && !strcmp(a, "--lab"))
-            job.lab = lab_id = argv[++i];
-        else if (v && !strcmp(a, "--kernel"))
-            kernel = argv[++i];
-        else if (v && !strcmp(a, "--workdir"))
-            job.workdir = argv[++i];
-        else if (v && !strcmp(a, "--seed"))
-            job.seed = strtoull(argv[++i], NULL, 0);
-        else
-            return usage();
-    }
-    if (!job.workdir)
-        return usage();
-
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "mode", mode);
-    int derr = di_query(0, &job.dev);
-    cJSON_AddItemToObject(root, "device", device_json(&job.dev));
-    if (derr != cudaSuccess) {
-        cJSON_AddStringToObject(root, "device_error", cudaGetErrorName((cudaError_t)derr));
-        cJSON_AddStringToObject(root, "device_error_text", cudaGetErrorString((cudaError_t)derr));
-    }
-    write_result(&job, root);
-    if (!strcmp(mode, "probe"))
+    wi_args a;
+    char why[256];
+    if (wi_args_parse(argc, argv, &a, why, sizeof why) != 0)
+        return usage(why);
+    wk_job job = {.lab = a.lab,
+                  .seed = a.seed,
+                  .workdir = a.workdir,
+                  .trace = a.mode == WI_TRACE,
+                  .shared_counters = a.shared_counters,
+                  .no_timing = a.no_timing};
+    static wi_result res;
+    res.mode = a.mode;
+    int derr = query_device(&job, &res);
+    job.dev = res.device.info;
+    if (a.mode == WI_PROBE)
         return 0;
     if (derr != cudaSuccess) {
-        fprintf(stderr, "no usable CUDA GPU: %s\n", cudaGetErrorString((cudaError_t)derr));
+        fprintf(stderr, "no usable CUDA GPU: %s\n", res.device.error_text);
         return CL_EXIT_CUDA;
     }
-
     CL_CUDA_CHECK(cudaSetDevice(0));
-    if (!strcmp(mode, "counters") && !lab_id)
-        return counters_self_test(&job, root);
+    if (a.mode == WI_COUNTERS && !a.lab)
+        return counters_self_test(&job, &res);
 
-    const wk_lab *lab = NULL;
-    for (size_t i = 0; lab_id && i < sizeof wk_labs / sizeof wk_labs[0]; ++i)
-        if (!strcmp(wk_labs[i].id, lab_id))
-            lab = wk_labs[i].lab;
+    const wk_lab *lab = lab_numbered(a.lab);
     if (!lab)
-        return usage();
-
-    if (!strcmp(mode, "explore")) {
-        if (!lab->explore) {
-            fprintf(stderr, "lab %s has no explore run\n", lab_id);
-            return WK_EXIT_USAGE;
-        }
-        return lab->explore(&job);
-    }
-    if (!kernel && !lab->builtin)
-        return usage();
-    job.kernel_so = kernel ? dlopen(kernel, RTLD_NOW | RTLD_LOCAL) : NULL;
-    if (kernel && !job.kernel_so) {
+        return usage(a.lab ? "unknown lab" : "no --lab");
+    if (modes[a.mode].needs_kernel && !a.kernel && !lab->builtin)
+        return usage("no --kernel");
+    job.kernel_so = a.kernel ? dlopen(a.kernel, RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (a.kernel && !job.kernel_so) {
         fprintf(stderr, "cannot load the compiled kernel: %s\n", dlerror());
-        return WK_EXIT_CONTRACT;
+        return CL_EXIT_CONTRACT;
     }
-    int rc;
-    if (!strcmp(mode, "run"))
-        rc = mode_run(&job, lab, timing, root);
-    else if (!strcmp(mode, "counters"))
-        rc = mode_counters(&job, lab, root);
-    else if (!strcmp(mode, "trace"))
-        rc = mode_trace(&job, lab, root);
-    else
-        rc = usage();
-    cJSON_Delete(root);
-    return rc;
+    return modes[a.mode].fn(&job, lab, &res);
 }

@@ -17,6 +17,7 @@
 
 #include "devinfo.h"
 #include "exit_codes.h"
+#include "timing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,9 +36,10 @@ typedef struct wk_job {
     di_info dev;
     int trace; /* the trace engine is injected: labs that offer one set up their smaller problem */
     int shared_counters; /* the counters engine also reads shared-memory bank conflicts */
+    int no_timing;       /* the run saves the outputs and times nothing */
 } wk_job;
 
-/* Finds symbol name in the kernel object; on failure prints why and exits WK_EXIT_CONTRACT. */
+/* Finds symbol name in the kernel object; on failure prints why and exits CL_EXIT_CONTRACT. */
 void *wk_symbol(const wk_job *job, const char *name);
 
 /* Allocates bytes of device memory with poisoned guards on both sides; returns the usable
@@ -47,18 +49,25 @@ void *wk_alloc_guarded(size_t bytes);
 int wk_guards_intact(const void *ptr, size_t bytes);
 void wk_free_guarded(void *ptr);
 
-/* Opens WORKDIR/explore.csv for an explore run's table; exits WK_EXIT_IO on failure. */
+/* The speed-of-light copy (sol_copy.cu): consecutive threads copy consecutive 16-byte vectors
+ * of bytes (a multiple of 16) from src to dst; returns the launch's status. */
+cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
+/* Times that copy with tm_measure(). */
+cudaError_t wk_time_copy(const void *src, void *dst, size_t bytes, const tm_options *opt,
+                         tm_result *res);
+
+/* Opens WORKDIR/explore.csv for an explore run's table; exits CL_EXIT_IO on failure. */
 FILE *wk_explore_csv(const wk_job *job);
 
-/* Writes bytes of host memory to WORKDIR/NAME.bin; exits WK_EXIT_IO on failure. */
+/* Writes bytes of host memory to WORKDIR/NAME.bin; exits CL_EXIT_IO on failure. */
 void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes);
 
-/* Copies bytes of any device memory back and saves them as NAME.bin; exits WK_EXIT_IO when
+/* Copies bytes of any device memory back and saves them as NAME.bin; exits CL_EXIT_IO when
  * host memory or the file fails. */
 void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes);
 
 /* Copies a wk_alloc_guarded() output back and saves it as NAME.bin; returns 1 when its guards
- * are intact, 0 when the kernel wrote outside it. Exits WK_EXIT_IO when host memory or the
+ * are intact, 0 when the kernel wrote outside it. Exits CL_EXIT_IO when host memory or the
  * file fails. */
 int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes);
 

@@ -149,7 +149,7 @@ static void test_decide_contract_hint(void **state)
     oc_outcome o = good_outcome(lab01());
     strcpy(o.run_problem, "the compiled kernel does not fit the lab's launcher contract");
     o.run_status = RN_EXITED;
-    o.run_exit = WK_EXIT_CONTRACT;
+    o.run_exit = CL_EXIT_CONTRACT;
     gr_decide(&o);
     assert_verdict(&o, OC_FAIL, 0, 100);
     assert_contains(o.hint, "extern \"C\"");
@@ -192,7 +192,7 @@ static void test_decide_trace_grades_and_blames_the_load(void **state)
     oc_outcome o = traced_outcome(32, 32);
     gr_decide(&o);
     assert_verdict(&o, OC_FAIL, 40, 100);
-    assert_string_equal(o.engine, "trace");
+    assert_string_equal(oc_engine_name(o.engine), "trace");
     assert_non_null(o.blamed);
     assert_int_equal(o.blamed->line, 22);
     assert_contains(o.hint, "The load on line 22");
@@ -499,6 +499,7 @@ static oc_outcome gated_outcome(uint64_t load_spr, double student_ms)
 {
     oc_outcome o = traced_outcome(load_spr, 4);
     o.spec = &gated_spec;
+    o.trace_smaller = 1;
     o.timed = 1;
     o.baseline_ms = 3.0;
     o.student_ms = student_ms;

@@ -68,6 +68,8 @@ static oc_outcome passed_outcome(void)
     o.efficiency_measured = 1;
     o.load_eff = 1.0;
     o.store_eff = 1.0;
+    o.engine = OC_BY_COUNTERS;
+    o.stage = OC_STAGE_PASSED;
     o.verdict = OC_PASS;
     o.score = 100;
     o.score_correct = 40;
@@ -85,6 +87,7 @@ static oc_outcome strided_outcome(void)
     o.store = (oc_traffic){1000, 32000, 128000};
     o.load_eff = 0.125;
     o.store_eff = 0.125;
+    o.stage = OC_STAGE_COALESCING;
     o.verdict = OC_FAIL;
     o.score = 40;
     o.score_load = o.score_store = 0;
@@ -101,6 +104,8 @@ static oc_outcome not_graded_outcome(void)
     strcpy(o.counters_why, "the driver keeps the counters to root");
     o.efficiency_measured = 0;
     o.load_eff = o.store_eff = 0;
+    o.engine = OC_BY_NONE;
+    o.stage = OC_STAGE_UNMEASURED;
     o.verdict = OC_NOT_GRADED;
     o.score = 40;
     o.score_load = o.score_store = 0;
@@ -325,6 +330,7 @@ static void test_json_escapes_logs(void **state)
     rp_manifest m = {.version = "0.1.0", .seed = 1};
     oc_outcome o = passed_outcome();
     o.compiled = 0;
+    o.stage = OC_STAGE_BUILD;
     o.verdict = OC_FAIL;
     o.compile_log = "kernel.cu(3): error: expected a \";\"\n\ttab\\slash";
     cJSON *root = parse_json(&m, &o, 1);
@@ -432,6 +438,7 @@ static void test_text_compile_failure_shows_log(void **state)
     (void)state;
     oc_outcome o = passed_outcome();
     o.compiled = 0;
+    o.stage = OC_STAGE_BUILD;
     o.compile_log = "kernel.cu(12): error: identifier \"idx\" is undefined\n1 error detected\n";
     o.efficiency_measured = 0;
     o.counters = OC_ENGINE_NOT_RUN;
@@ -451,6 +458,7 @@ static void test_text_wrong_output_shows_details(void **state)
     (void)state;
     oc_outcome o = passed_outcome();
     o.check.passed = 0;
+    o.stage = OC_STAGE_CORRECTNESS;
     o.check.mismatches = 1;
     strcpy(o.check.details, "'y': 1 of 50331655 elements differ\n  y[17]: got 1, want 2\n");
     o.efficiency_measured = 0;
@@ -514,7 +522,9 @@ static oc_outcome slow_lab04_outcome(void)
     o.spec = lab_find("04");
     assert_non_null(o.spec);
     o.trace = OC_ENGINE_OK;
-    o.engine = "trace";
+    o.engine = OC_BY_TRACE;
+    o.trace_smaller = 1;
+    o.stage = OC_STAGE_SPEED;
     o.trace_loads =
         (cl_tally){.requests = 100, .sectors = 300, .unique_bytes = 6800, .ideal_sectors = 300};
     o.trace_stores =

@@ -14,7 +14,6 @@
 
 cudaError_t lab01_read_runs(const void *base, size_t requests, unsigned elem_bytes,
                             unsigned run_bytes, size_t run_pitch, float *sink);
-cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
 typedef struct point {
     unsigned run_bytes, elem_bytes;
@@ -33,17 +32,6 @@ static cudaError_t runs_work(void *ctx)
     runs_ctx *c = ctx;
     return lab01_read_runs(c->base, c->requests, c->p.elem_bytes, c->p.run_bytes, c->p.pitch,
                            c->sink);
-}
-
-typedef struct copy_ctx {
-    void *src, *dst;
-    size_t bytes;
-} copy_ctx;
-
-static cudaError_t copy_work(void *ctx)
-{
-    copy_ctx *c = ctx;
-    return wk_sol_copy(c->src, c->dst, c->bytes);
 }
 
 /* The model's view of one request of point p: lanes in groups of run_bytes / elem_bytes. */
@@ -75,12 +63,13 @@ int lab01_explore(const wk_job *job)
     CL_CUDA_CHECK(cudaMemset(base, 0, footprint)); /* zeros: the sum never reaches 1234.5 */
 
     tm_options opt = {.warmup = 2, .repeats = 9, .flush_bytes = 4 * job->dev.l2_bytes};
-    copy_ctx cc = {.src = base, .dst = NULL, .bytes = footprint / 2};
-    CL_CUDA_CHECK(cudaMalloc(&cc.dst, cc.bytes));
+    const size_t half = footprint / 2;
+    void *dst = NULL;
+    CL_CUDA_CHECK(cudaMalloc(&dst, half));
     tm_result copy;
-    CL_CUDA_CHECK(tm_measure(copy_work, &cc, &opt, &copy));
-    double sol = 2.0 * cc.bytes / (copy.median_ms * 1e-3);
-    cudaFree(cc.dst);
+    CL_CUDA_CHECK(wk_time_copy(base, dst, half, &opt, &copy));
+    double sol = 2.0 * half / (copy.median_ms * 1e-3);
+    cudaFree(dst);
 
     FILE *csv = wk_explore_csv(job);
     fprintf(csv, "run_bytes,elem_bytes,pitch_bytes,sectors_per_request,model_efficiency,"

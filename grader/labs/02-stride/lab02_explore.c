@@ -13,7 +13,6 @@
 #include "worker.h"
 
 cudaError_t lab02_strided_copy(const float *in, float *out, size_t n, unsigned stride);
-cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
 
 typedef struct stride_ctx {
     const float *in;
@@ -28,17 +27,6 @@ static cudaError_t stride_work(void *ctx)
     return lab02_strided_copy(c->in, c->out, c->n, c->stride);
 }
 
-typedef struct copy_ctx {
-    void *src, *dst;
-    size_t bytes;
-} copy_ctx;
-
-static cudaError_t copy_work(void *ctx)
-{
-    copy_ctx *c = ctx;
-    return wk_sol_copy(c->src, c->dst, c->bytes);
-}
-
 int lab02_explore(const wk_job *job)
 {
     static const unsigned strides[] = {1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64};
@@ -49,10 +37,10 @@ int lab02_explore(const wk_job *job)
     CL_CUDA_CHECK(cudaMemset(in, 0, n * 64 * sizeof(float)));
 
     tm_options opt = {.warmup = 2, .repeats = 9, .flush_bytes = 4 * job->dev.l2_bytes};
-    copy_ctx cc = {.src = in, .dst = out, .bytes = n * sizeof(float)};
+
     tm_result copy;
-    CL_CUDA_CHECK(tm_measure(copy_work, &cc, &opt, &copy));
-    double sol = 2.0 * cc.bytes / (copy.median_ms * 1e-3);
+    CL_CUDA_CHECK(wk_time_copy(in, out, n * sizeof(float), &opt, &copy));
+    double sol = 2.0 * n * sizeof(float) / (copy.median_ms * 1e-3);
 
     FILE *csv = wk_explore_csv(job);
     fprintf(csv, "stride,model_sectors_per_request,model_efficiency,counters_efficiency,"
@@ -75,11 +63,12 @@ int lab02_explore(const wk_job *job)
         cl_tally_add(&model, &cost);
         double ct_eff = -1, ct_spr = -1;
         if (counters_ok) {
-            static ct_result res;
+            static wi_counters res;
             ct_profile(stride_work, &sc, 0, &res);
-            if (res.status == CT_OK && res.nkernels == 1 && res.kernels[0].ld_sectors > 0) {
-                ct_eff = res.kernels[0].ld_bytes / (32.0 * res.kernels[0].ld_sectors);
-                ct_spr = res.kernels[0].ld_sectors / res.kernels[0].ld_requests;
+            if (res.status == WI_ENGINE_OK && res.nkernels == 1 &&
+                res.kernels[0].v[WI_LD_SECTORS] > 0) {
+                ct_eff = res.kernels[0].v[WI_LD_BYTES] / (32.0 * res.kernels[0].v[WI_LD_SECTORS]);
+                ct_spr = res.kernels[0].v[WI_LD_SECTORS] / res.kernels[0].v[WI_LD_REQUESTS];
             } else {
                 counters_ok = 0; /* say it once, below */
                 fprintf(stderr, "counters: %s\n", res.why);

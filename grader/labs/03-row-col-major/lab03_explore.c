@@ -48,12 +48,13 @@ int lab03_explore(const wk_job *job)
         sums_ctx sc = {.way = w, .a = a, .out = out, .rows = side, .cols = side};
         tm_result t;
         CL_CUDA_CHECK(tm_measure(sums_work, &sc, &opt, &t));
-        static ct_result res;
+        static wi_counters res;
         ct_profile(sums_work, &sc, 0, &res);
         double spr = -1, eff = -1;
-        if (res.status == CT_OK && res.nkernels == 1 && res.kernels[0].ld_requests > 0) {
-            spr = res.kernels[0].ld_sectors / res.kernels[0].ld_requests;
-            eff = res.kernels[0].ld_bytes / (32.0 * res.kernels[0].ld_sectors);
+        if (res.status == WI_ENGINE_OK && res.nkernels == 1 &&
+            res.kernels[0].v[WI_LD_REQUESTS] > 0) {
+            spr = res.kernels[0].v[WI_LD_SECTORS] / res.kernels[0].v[WI_LD_REQUESTS];
+            eff = res.kernels[0].v[WI_LD_BYTES] / (32.0 * res.kernels[0].v[WI_LD_SECTORS]);
         }
         double gbs = bytes / (t.median_ms * 1e-3) / 1e9;
         char a1[32] = "-", a2[32] = "-";
@@ -63,7 +64,7 @@ int lab03_explore(const wk_job *job)
         }
         printf("%-32s %-10.0f %-8.0f %-14s %s\n", ways[w], 1e3 * t.median_ms, gbs, a1, a2);
         fprintf(csv, "%s,%.1f,%.1f,%.2f,%.4f\n", ways[w], 1e3 * t.median_ms, gbs, spr, eff);
-        if (res.status != CT_OK && w == 0)
+        if (res.status != WI_ENGINE_OK && w == 0)
             fprintf(stderr, "counters: %s\n", res.why);
     }
     fclose(csv);

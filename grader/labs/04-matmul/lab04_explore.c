@@ -65,7 +65,7 @@ int lab04_explore(const wk_job *job)
     float *ha = malloc(a_bytes), *hb = malloc(b_bytes);
     if (!ha || !hb) {
         fprintf(stderr, "out of host memory\n");
-        return WK_EXIT_IO;
+        return CL_EXIT_IO;
     }
     lab04_fill(job->seed, ha, hb, m, n, k);
     mm_ctx x = {0};
@@ -96,23 +96,28 @@ int lab04_explore(const wk_job *job)
     }
     for (int w = 0; w < 5; ++w) {
         x.way = w;
-        static ct_result res;
+        static wi_counters res;
         ct_profile(mm_work, &x, 0, &res);
         char lspr[32], leff[32], sspr[32], seff[32];
-        int have = res.status == CT_OK && res.nkernels == 1;
-        const ct_kernel *kc = &res.kernels[0];
-        cell(lspr, leff, sizeof lspr, have ? kc->ld_requests : 0, kc->ld_sectors, kc->ld_bytes);
-        cell(sspr, seff, sizeof sspr, have ? kc->st_requests : 0, kc->st_sectors, kc->st_bytes);
+        int have = res.status == WI_ENGINE_OK && res.nkernels == 1;
+        const wi_counter_kernel *kc = &res.kernels[0];
+        cell(lspr, leff, sizeof lspr, have ? kc->v[WI_LD_REQUESTS] : 0, kc->v[WI_LD_SECTORS],
+             kc->v[WI_LD_BYTES]);
+        cell(sspr, seff, sizeof sspr, have ? kc->v[WI_ST_REQUESTS] : 0, kc->v[WI_ST_SECTORS],
+             kc->v[WI_ST_BYTES]);
         double speedup = base_ms / t[w].median_ms;
         printf("%-32s %9.0f %8.0f %7.2fx %10s %9s %10s %9s\n", ways[w], 1e3 * t[w].median_ms,
                flop / (t[w].median_ms * 1e-3) / 1e9, speedup, lspr, leff, sspr, seff);
-        fprintf(csv, "%s,%.1f,%.1f,%.3f,%.2f,%.4f,%.2f,%.4f\n", ways[w], 1e3 * t[w].median_ms,
-                flop / (t[w].median_ms * 1e-3) / 1e9, speedup,
-                have && kc->ld_requests > 0 ? kc->ld_sectors / kc->ld_requests : -1,
-                have && kc->ld_sectors > 0 ? kc->ld_bytes / (32.0 * kc->ld_sectors) : -1,
-                have && kc->st_requests > 0 ? kc->st_sectors / kc->st_requests : -1,
-                have && kc->st_sectors > 0 ? kc->st_bytes / (32.0 * kc->st_sectors) : -1);
-        if (res.status != CT_OK && w == 0)
+        fprintf(
+            csv, "%s,%.1f,%.1f,%.3f,%.2f,%.4f,%.2f,%.4f\n", ways[w], 1e3 * t[w].median_ms,
+            flop / (t[w].median_ms * 1e-3) / 1e9, speedup,
+            have && kc->v[WI_LD_REQUESTS] > 0 ? kc->v[WI_LD_SECTORS] / kc->v[WI_LD_REQUESTS] : -1,
+            have && kc->v[WI_LD_SECTORS] > 0 ? kc->v[WI_LD_BYTES] / (32.0 * kc->v[WI_LD_SECTORS])
+                                             : -1,
+            have && kc->v[WI_ST_REQUESTS] > 0 ? kc->v[WI_ST_SECTORS] / kc->v[WI_ST_REQUESTS] : -1,
+            have && kc->v[WI_ST_SECTORS] > 0 ? kc->v[WI_ST_BYTES] / (32.0 * kc->v[WI_ST_SECTORS])
+                                             : -1);
+        if (res.status != WI_ENGINE_OK && w == 0)
             fprintf(stderr, "counters: %s\n", res.why);
     }
     printf("speed-up: the time of the naive kernel with x on the columns (%.0f us, the speed "

@@ -76,26 +76,27 @@ int lab05_explore(const wk_job *job)
         for (x.way = 0; x.way < 3; ++x.way) {
             tm_result t;
             CL_CUDA_CHECK(tm_measure(ex_work, &x, &opt, &t));
-            static ct_result res;
+            static wi_counters res;
             ct_profile(ex_work, &x, 1, &res);
             char ld[32] = "-", st[32] = "-", shl[32] = "-", shs[32] = "-";
-            ct_kernel k = {0};
-            if (res.status == CT_OK && res.nkernels == 1) {
+            wi_counter_kernel k = {0};
+            if (res.status == WI_ENGINE_OK && res.nkernels == 1) {
                 k = res.kernels[0];
-                pct(ld, sizeof ld, k.ld_sectors, k.ld_bytes);
-                pct(st, sizeof st, k.st_sectors, k.st_bytes);
-                per(shl, sizeof shl, k.sh_ld_conflicts, k.sh_ld_requests);
-                per(shs, sizeof shs, k.sh_st_conflicts, k.sh_st_requests);
+                pct(ld, sizeof ld, k.v[WI_LD_SECTORS], k.v[WI_LD_BYTES]);
+                pct(st, sizeof st, k.v[WI_ST_SECTORS], k.v[WI_ST_BYTES]);
+                per(shl, sizeof shl, k.v[WI_SH_LD_CONFLICTS], k.v[WI_SH_LD_REQUESTS]);
+                per(shs, sizeof shs, k.v[WI_SH_ST_CONFLICTS], k.v[WI_SH_ST_REQUESTS]);
             } else if (!warned++) {
                 fprintf(stderr, "counters: %s\n", res.why);
             }
             printf("%-31s %9.1f %8s %8s %14s %14s\n", names[x.matmul][x.way], 1e3 * t.median_ms, ld,
                    st, shl, shs);
-            fprintf(csv, "%s,%.1f,%.4f,%.4f,%.3f,%.3f\n", names[x.matmul][x.way], 1e3 * t.median_ms,
-                    k.ld_sectors > 0 ? k.ld_bytes / (32 * k.ld_sectors) : -1,
-                    k.st_sectors > 0 ? k.st_bytes / (32 * k.st_sectors) : -1,
-                    k.sh_ld_requests > 0 ? k.sh_ld_conflicts / k.sh_ld_requests : -1,
-                    k.sh_st_requests > 0 ? k.sh_st_conflicts / k.sh_st_requests : -1);
+            fprintf(
+                csv, "%s,%.1f,%.4f,%.4f,%.3f,%.3f\n", names[x.matmul][x.way], 1e3 * t.median_ms,
+                k.v[WI_LD_SECTORS] > 0 ? k.v[WI_LD_BYTES] / (32 * k.v[WI_LD_SECTORS]) : -1,
+                k.v[WI_ST_SECTORS] > 0 ? k.v[WI_ST_BYTES] / (32 * k.v[WI_ST_SECTORS]) : -1,
+                k.v[WI_SH_LD_REQUESTS] > 0 ? k.v[WI_SH_LD_CONFLICTS] / k.v[WI_SH_LD_REQUESTS] : -1,
+                k.v[WI_SH_ST_REQUESTS] > 0 ? k.v[WI_SH_ST_CONFLICTS] / k.v[WI_SH_ST_REQUESTS] : -1);
         }
     fclose(csv);
     cudaFree((void *)x.a);

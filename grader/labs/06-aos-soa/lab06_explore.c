@@ -55,16 +55,18 @@ int lab06_explore(const wk_job *job)
             step_ctx x = {.way = way, .fields = fields, .n = n, .p = p};
             tm_result t;
             CL_CUDA_CHECK(tm_measure(step_work, &x, &opt, &t));
-            static ct_result res;
+            static wi_counters res;
             ct_profile(step_work, &x, 0, &res);
             char ld[32] = "-", st[32] = "-";
             double lde = -1, ste = -1;
-            if (res.status == CT_OK && res.nkernels == 1) {
-                const ct_kernel *k = &res.kernels[0];
-                cell(ld, sizeof ld, k->ld_sectors, k->ld_bytes);
-                cell(st, sizeof st, k->st_sectors, k->st_bytes);
-                lde = k->ld_sectors > 0 ? k->ld_bytes / (32.0 * k->ld_sectors) : -1;
-                ste = k->st_sectors > 0 ? k->st_bytes / (32.0 * k->st_sectors) : -1;
+            if (res.status == WI_ENGINE_OK && res.nkernels == 1) {
+                const wi_counter_kernel *k = &res.kernels[0];
+                cell(ld, sizeof ld, k->v[WI_LD_SECTORS], k->v[WI_LD_BYTES]);
+                cell(st, sizeof st, k->v[WI_ST_SECTORS], k->v[WI_ST_BYTES]);
+                lde =
+                    k->v[WI_LD_SECTORS] > 0 ? k->v[WI_LD_BYTES] / (32.0 * k->v[WI_LD_SECTORS]) : -1;
+                ste =
+                    k->v[WI_ST_SECTORS] > 0 ? k->v[WI_ST_BYTES] / (32.0 * k->v[WI_ST_SECTORS]) : -1;
             } else if (!warned++) {
                 fprintf(stderr, "counters: %s\n", res.why);
             }

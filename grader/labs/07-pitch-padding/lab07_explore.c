@@ -74,13 +74,14 @@ int lab07_explore(const wk_job *job)
             CL_CUDA_CHECK(cudaMemset((void *)x.in, 0, x.pitch * height));
             tm_result t;
             CL_CUDA_CHECK(tm_measure(rows_work, &x, &opt, &t));
-            static ct_result res;
+            static wi_counters res;
             ct_profile(rows_work, &x, 0, &res);
             cl_tally m = model(x.pitch, w, height);
             double spr = -1, eff = -1;
-            if (res.status == CT_OK && res.nkernels == 1 && res.kernels[0].ld_sectors > 0) {
-                spr = res.kernels[0].ld_sectors / res.kernels[0].ld_requests;
-                eff = res.kernels[0].ld_bytes / (32.0 * res.kernels[0].ld_sectors);
+            if (res.status == WI_ENGINE_OK && res.nkernels == 1 &&
+                res.kernels[0].v[WI_LD_SECTORS] > 0) {
+                spr = res.kernels[0].v[WI_LD_SECTORS] / res.kernels[0].v[WI_LD_REQUESTS];
+                eff = res.kernels[0].v[WI_LD_BYTES] / (32.0 * res.kernels[0].v[WI_LD_SECTORS]);
             } else if (!warned++) {
                 fprintf(stderr, "counters: %s\n", res.why);
             }

@@ -40,7 +40,7 @@ static float *alloc_image(alloc_fn alloc, size_t *pitch)
                 "least a row, %zu bytes, at most %zu, and a multiple of 4\n",
                 image ? "an image" : "no image", *pitch, LAB07_WIDTH * sizeof(float),
                 LAB07_MAX_PITCH);
-        exit(WK_EXIT_CONTRACT);
+        exit(CL_EXIT_CONTRACT);
     }
     return image;
 }

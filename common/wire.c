@@ -1,0 +1,568 @@
+/* wire.c - see wire.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "wire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- modes and the command line ---- */
+
+static const char *const mode_names[WI_NMODES] = {"probe", "run", "counters", "trace", "explore"};
+
+const char *wi_mode_name(wi_mode m)
+{
+    return (unsigned)m < WI_NMODES ? mode_names[m] : NULL;
+}
+
+int wi_mode_parse(const char *name, wi_mode *m)
+{
+    for (int i = 0; i < WI_NMODES; ++i)
+        if (name && !strcmp(name, mode_names[i])) {
+            *m = (wi_mode)i;
+            return 0;
+        }
+    return -1;
+}
+
+int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
+                    const char *argv[WI_MAX_ARGV])
+{
+    int n = 0;
+    snprintf(seed, 24, "%" PRIu64, a->seed);
+    argv[n++] = program;
+    argv[n++] = wi_mode_name(a->mode);
+    argv[n++] = "--workdir";
+    argv[n++] = a->workdir;
+    argv[n++] = "--seed";
+    argv[n++] = seed;
+    if (a->lab) {
+        argv[n++] = "--lab";
+        argv[n++] = a->lab;
+    }
+    if (a->kernel) {
+        argv[n++] = "--kernel";
+        argv[n++] = a->kernel;
+    }
+    if (a->no_timing)
+        argv[n++] = "--no-timing";
+    if (a->shared_counters)
+        argv[n++] = "--shared-counters";
+    argv[n] = NULL;
+    return n;
+}
+
+static int arg_error(char *why, size_t size, const char *fmt, const char *arg)
+{
+    snprintf(why, size, fmt, arg);
+    return -1;
+}
+
+int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t why_size)
+{
+    memset(a, 0, sizeof *a);
+    if (argc < 2 || wi_mode_parse(argv[1], &a->mode) != 0)
+        return arg_error(why, why_size, "unknown mode '%s'", argc < 2 ? "" : argv[1]);
+    for (int i = 2; i < argc; ++i) {
+        const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **slot = !strcmp(opt, "--lab")       ? &a->lab
+                            : !strcmp(opt, "--kernel")  ? &a->kernel
+                            : !strcmp(opt, "--workdir") ? &a->workdir
+                                                        : NULL;
+        if (!strcmp(opt, "--no-timing")) {
+            a->no_timing = 1;
+        } else if (!strcmp(opt, "--shared-counters")) {
+            a->shared_counters = 1;
+        } else if ((slot || !strcmp(opt, "--seed")) && !value) {
+            return arg_error(why, why_size, "option '%s' needs a value", opt);
+        } else if (slot) {
+            *slot = argv[++i];
+        } else if (!strcmp(opt, "--seed")) {
+            char *end = NULL;
+            errno = 0;
+            a->seed = strtoull(argv[++i], &end, 10);
+            if (errno || !*argv[i] || *end)
+                return arg_error(why, why_size, "seed '%s' is not a number", argv[i]);
+        } else {
+            return arg_error(why, why_size, "unknown option '%s'", opt);
+        }
+    }
+    if (!a->workdir)
+        return arg_error(why, why_size, "%s", "no --workdir");
+    return 0;
+}
+
+/* ---- reading: every key must be there, with its type ---- */
+
+typedef struct reader {
+    char *why;
+    size_t size;
+    int failed;
+} reader;
+
+static void missing(reader *r, const char *where, const char *key, const char *type)
+{
+    if (!r->failed)
+        snprintf(r->why, r->size, "the record has no %s '%s%s%s'", type, where, *where ? "." : "",
+                 key);
+    r->failed = 1;
+}
+
+static const cJSON *item(reader *r, const cJSON *o, const char *where, const char *key,
+                         cJSON_bool (*is)(const cJSON *), const char *type)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v || !is(v)) {
+        missing(r, where, key, type);
+        return NULL;
+    }
+    return v;
+}
+
+static double num(reader *r, const cJSON *o, const char *where, const char *key)
+{
+    const cJSON *v = item(r, o, where, key, cJSON_IsNumber, "number");
+    return v ? v->valuedouble : 0.0;
+}
+
+static uint64_t count(reader *r, const cJSON *o, const char *where, const char *key)
+{
+    double d = num(r, o, where, key);
+    return d > 0 ? (uint64_t)d : 0;
+}
+
+static int flag(reader *r, const cJSON *o, const char *where, const char *key)
+{
+    const cJSON *v = item(r, o, where, key, cJSON_IsBool, "true/false");
+    return v && cJSON_IsTrue(v);
+}
+
+static void text(reader *r, const cJSON *o, const char *where, const char *key, char *buf,
+                 size_t size)
+{
+    const cJSON *v = item(r, o, where, key, cJSON_IsString, "text");
+    snprintf(buf, size, "%s", v ? v->valuestring : "");
+}
+
+static const cJSON *object(reader *r, const cJSON *o, const char *where, const char *key)
+{
+    return item(r, o, where, key, cJSON_IsObject, "object");
+}
+
+static const cJSON *array(reader *r, const cJSON *o, const char *where, const char *key)
+{
+    return item(r, o, where, key, cJSON_IsArray, "list");
+}
+
+/* ---- tallies and the device ---- */
+
+cJSON *wi_tally_to_json(const cl_tally *t)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "requests", (double)t->requests);
+    cJSON_AddNumberToObject(o, "sectors", (double)t->sectors);
+    cJSON_AddNumberToObject(o, "lines", (double)t->lines);
+    cJSON_AddNumberToObject(o, "unique_bytes", (double)t->unique_bytes);
+    cJSON_AddNumberToObject(o, "ideal_sectors", (double)t->ideal_sectors);
+    return o;
+}
+
+static void tally_read(reader *r, const cJSON *o, const char *where, cl_tally *t)
+{
+    t->requests = count(r, o, where, "requests");
+    t->sectors = count(r, o, where, "sectors");
+    t->lines = count(r, o, where, "lines");
+    t->unique_bytes = count(r, o, where, "unique_bytes");
+    t->ideal_sectors = count(r, o, where, "ideal_sectors");
+}
+
+int wi_tally_from_json(const cJSON *o, cl_tally *t, char *why, size_t why_size)
+{
+    reader r = {why, why_size, 0};
+    memset(t, 0, sizeof *t);
+    tally_read(&r, o, "tally", t);
+    return r.failed ? -1 : 0;
+}
+
+cJSON *wi_device_to_json(const wi_device *d)
+{
+    const di_info *i = &d->info;
+    char drv[16], rt[16], cc[16];
+    di_version_string(i->driver_version, drv, sizeof drv);
+    di_version_string(i->runtime_version, rt, sizeof rt);
+    snprintf(cc, sizeof cc, "%d.%d", i->cc_major, i->cc_minor);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "count", i->count);
+    cJSON_AddNumberToObject(o, "index", i->index);
+    cJSON_AddStringToObject(o, "name", i->name);
+    cJSON_AddStringToObject(o, "compute_capability", cc);
+    cJSON_AddNumberToObject(o, "sm_count", i->sm_count);
+    cJSON_AddNumberToObject(o, "l2_bytes", (double)i->l2_bytes);
+    cJSON_AddNumberToObject(o, "global_bytes", (double)i->global_bytes);
+    cJSON_AddStringToObject(o, "driver_cuda", drv);
+    cJSON_AddStringToObject(o, "runtime_cuda", rt);
+    cJSON_AddStringToObject(o, "error", d->error);
+    cJSON_AddStringToObject(o, "error_text", d->error_text);
+    return o;
+}
+
+/* "13.0" -> 13000, as the CUDA version calls return it; 0 for anything else. */
+static int version_number(const char *s)
+{
+    int major = 0, minor = 0;
+    return sscanf(s, "%d.%d", &major, &minor) == 2 ? major * 1000 + minor * 10 : 0;
+}
+
+static void device_read(reader *r, const cJSON *o, wi_device *d)
+{
+    const char *w = "device";
+    di_info *i = &d->info;
+    char cc[16], drv[16], rt[16];
+    i->count = (int)num(r, o, w, "count");
+    i->index = (int)num(r, o, w, "index");
+    text(r, o, w, "name", i->name, sizeof i->name);
+    text(r, o, w, "compute_capability", cc, sizeof cc);
+    if (sscanf(cc, "%d.%d", &i->cc_major, &i->cc_minor) != 2)
+        i->cc_major = i->cc_minor = 0;
+    i->sm_count = (int)num(r, o, w, "sm_count");
+    i->l2_bytes = (size_t)count(r, o, w, "l2_bytes");
+    i->global_bytes = (size_t)count(r, o, w, "global_bytes");
+    text(r, o, w, "driver_cuda", drv, sizeof drv);
+    text(r, o, w, "runtime_cuda", rt, sizeof rt);
+    i->driver_version = version_number(drv);
+    i->runtime_version = version_number(rt);
+    text(r, o, w, "error", d->error, sizeof d->error);
+    text(r, o, w, "error_text", d->error_text, sizeof d->error_text);
+}
+
+/* ---- result.json ---- */
+
+static cJSON *time_to_json(const wi_time *t)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "median_ms", t->median_ms);
+    cJSON_AddNumberToObject(o, "min_ms", t->min_ms);
+    cJSON_AddNumberToObject(o, "max_ms", t->max_ms);
+    cJSON_AddNumberToObject(o, "repeats", t->repeats);
+    cJSON_AddNumberToObject(o, "bytes", t->bytes);
+    cJSON_AddNumberToObject(o, "bytes_per_s", t->bytes_per_s);
+    return o;
+}
+
+static void time_read(reader *r, const cJSON *o, const char *where, wi_time *t)
+{
+    t->median_ms = num(r, o, where, "median_ms");
+    t->min_ms = num(r, o, where, "min_ms");
+    t->max_ms = num(r, o, where, "max_ms");
+    t->repeats = (int)num(r, o, where, "repeats");
+    t->bytes = num(r, o, where, "bytes");
+    t->bytes_per_s = num(r, o, where, "bytes_per_s");
+}
+
+static const char *const status_names[] = {"ok", "no_permission", "unsupported", "failed"};
+static const char *const counter_keys[WI_NCOUNTERS] = {
+    "ld_requests",         "ld_sectors",         "ld_bytes",           "st_requests",
+    "st_sectors",          "st_bytes",           "shared_ld_requests", "shared_st_requests",
+    "shared_ld_conflicts", "shared_st_conflicts"};
+
+static cJSON *counters_to_json(const wi_counters *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "status", status_names[c->status]);
+    cJSON_AddStringToObject(o, "why", c->why);
+    cJSON_AddNumberToObject(o, "cupti_code", c->cupti_code);
+    cJSON_AddStringToObject(o, "chip", c->chip);
+    cJSON_AddNumberToObject(o, "passes", c->passes);
+    cJSON_AddNumberToObject(o, "setup_ms", c->setup_ms);
+    cJSON_AddNumberToObject(o, "measure_ms", c->measure_ms);
+    cJSON *ks = cJSON_AddArrayToObject(o, "kernels");
+    for (int i = 0; i < c->nkernels && i < WI_MAX_KERNELS; ++i) {
+        cJSON *k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "name", c->kernels[i].name);
+        for (int m = 0; m < WI_NCOUNTERS; ++m)
+            cJSON_AddNumberToObject(k, counter_keys[m], c->kernels[i].v[m]);
+        cJSON_AddItemToArray(ks, k);
+    }
+    return o;
+}
+
+static void counters_read(reader *r, const cJSON *o, wi_counters *c)
+{
+    const char *w = "counters";
+    char status[32];
+    text(r, o, w, "status", status, sizeof status);
+    c->status = WI_ENGINE_FAILED;
+    for (int i = 0; i < 4; ++i)
+        if (!strcmp(status, status_names[i]))
+            c->status = (wi_engine_status)i;
+    text(r, o, w, "why", c->why, sizeof c->why);
+    c->cupti_code = (int)num(r, o, w, "cupti_code");
+    text(r, o, w, "chip", c->chip, sizeof c->chip);
+    c->passes = (int)num(r, o, w, "passes");
+    c->setup_ms = num(r, o, w, "setup_ms");
+    c->measure_ms = num(r, o, w, "measure_ms");
+    const cJSON *ks = array(r, o, w, "kernels"), *k;
+    cJSON_ArrayForEach(k, ks)
+    {
+        if (c->nkernels == WI_MAX_KERNELS)
+            break;
+        wi_counter_kernel *ck = &c->kernels[c->nkernels++];
+        text(r, k, "counters.kernels[]", "name", ck->name, sizeof ck->name);
+        for (int m = 0; m < WI_NCOUNTERS; ++m)
+            ck->v[m] = num(r, k, "counters.kernels[]", counter_keys[m]);
+    }
+}
+
+cJSON *wi_result_to_json(const wi_result *res)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "mode", wi_mode_name(res->mode));
+    cJSON_AddItemToObject(o, "device", wi_device_to_json(&res->device));
+    if (res->has_run) {
+        cJSON *r = cJSON_AddObjectToObject(o, "run");
+        cJSON_AddBoolToObject(r, "launched", res->run.launched);
+        cJSON_AddBoolToObject(r, "guards_intact", res->run.guards_intact);
+        cJSON_AddNumberToObject(r, "useful_bytes", res->run.useful_bytes);
+        cJSON_AddBoolToObject(r, "checked_after_timing", res->run.checked_after_timing);
+    }
+    if (res->has_timing) {
+        const wi_timing *t = &res->timing;
+        cJSON *j = cJSON_AddObjectToObject(o, "timing");
+        cJSON_AddItemToObject(j, "student", time_to_json(&t->student));
+        cJSON_AddItemToObject(j, "sol_copy", time_to_json(&t->copy));
+        if (t->has_baseline)
+            cJSON_AddItemToObject(j, "baseline", time_to_json(&t->baseline));
+        cJSON_AddNumberToObject(j, "flush_bytes", t->flush_bytes);
+    }
+    if (res->has_counters)
+        cJSON_AddItemToObject(o, "counters", counters_to_json(&res->counters));
+    return o;
+}
+
+int wi_result_from_json(const cJSON *o, wi_result *res, char *why, size_t why_size)
+{
+    reader r = {why, why_size, 0};
+    memset(res, 0, sizeof *res);
+    char mode[32];
+    text(&r, o, "", "mode", mode, sizeof mode);
+    if (!r.failed && wi_mode_parse(mode, &res->mode) != 0) {
+        snprintf(why, why_size, "the record names an unknown mode '%s'", mode);
+        return -1;
+    }
+    device_read(&r, object(&r, o, "", "device"), &res->device);
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(o, "run");
+    if ((res->has_run = run != NULL)) {
+        res->run.launched = flag(&r, run, "run", "launched");
+        res->run.guards_intact = flag(&r, run, "run", "guards_intact");
+        res->run.useful_bytes = num(&r, run, "run", "useful_bytes");
+        res->run.checked_after_timing = flag(&r, run, "run", "checked_after_timing");
+    }
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "timing");
+    if ((res->has_timing = t != NULL)) {
+        time_read(&r, object(&r, t, "timing", "student"), "timing.student", &res->timing.student);
+        time_read(&r, object(&r, t, "timing", "sol_copy"), "timing.sol_copy", &res->timing.copy);
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(t, "baseline");
+        if ((res->timing.has_baseline = b != NULL))
+            time_read(&r, b, "timing.baseline", &res->timing.baseline);
+        res->timing.flush_bytes = num(&r, t, "timing", "flush_bytes");
+    }
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "counters");
+    if ((res->has_counters = c != NULL))
+        counters_read(&r, c, &res->counters);
+    return r.failed ? -1 : 0;
+}
+
+/* ---- trace.json ---- */
+
+static cJSON *instruction_to_json(const ta_instruction *in)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "pc", (double)in->pc);
+    cJSON_AddStringToObject(o, "op", in->is_store ? "store" : "load");
+    cJSON_AddNumberToObject(o, "size", in->size);
+    cJSON_AddStringToObject(o, "file", in->file);
+    cJSON_AddNumberToObject(o, "line", in->line);
+    cJSON_AddItemToObject(o, "tally", wi_tally_to_json(&in->tally));
+    cJSON *s = cJSON_AddObjectToObject(o, "sample");
+    cJSON_AddNumberToObject(s, "warp", in->sample.warp);
+    cJSON_AddNumberToObject(s, "active", in->sample.active);
+    cJSON *addr = cJSON_AddArrayToObject(s, "addr");
+    for (int l = 0; l < CL_WARP_SIZE; ++l)
+        cJSON_AddItemToArray(
+            addr,
+            cJSON_CreateNumber((in->sample.active >> l) & 1 ? (double)in->sample.addr[l] : -1.0));
+    return o;
+}
+
+static void instruction_read(reader *r, const cJSON *o, ta_instruction *in)
+{
+    const char *w = "kernels[].instructions[]";
+    char op[16];
+    in->pc = count(r, o, w, "pc");
+    text(r, o, w, "op", op, sizeof op);
+    in->is_store = !strcmp(op, "store");
+    in->size = (uint32_t)num(r, o, w, "size");
+    text(r, o, w, "file", in->file, sizeof in->file);
+    in->line = (unsigned)num(r, o, w, "line");
+    tally_read(r, object(r, o, w, "tally"), "instructions[].tally", &in->tally);
+    const cJSON *s = object(r, o, w, "sample");
+    in->sample.pc = in->pc;
+    in->sample.is_store = (uint32_t)in->is_store;
+    in->sample.size = in->size;
+    in->sample.warp = (uint32_t)num(r, s, "instructions[].sample", "warp");
+    in->sample.active = (uint32_t)num(r, s, "instructions[].sample", "active");
+    const cJSON *addr = array(r, s, "instructions[].sample", "addr"), *a;
+    int lane = 0;
+    cJSON_ArrayForEach(a, addr)
+    {
+        if (lane < CL_WARP_SIZE && cJSON_IsNumber(a))
+            in->sample.addr[lane] = a->valuedouble >= 0 ? (uint64_t)a->valuedouble : 0;
+        ++lane;
+    }
+    if (s && lane != CL_WARP_SIZE)
+        missing(r, "instructions[].sample", "addr", "list of 32 addresses");
+}
+
+cJSON *wi_trace_to_json(const wi_trace *t)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "engine", "trace");
+    cJSON_AddStringToObject(root, "error", t->error);
+    cJSON_AddNumberToObject(root, "sample", t->sample);
+    cJSON_AddNumberToObject(root, "max_records", t->max_records);
+    cJSON *ks = cJSON_AddArrayToObject(root, "kernels");
+    for (size_t i = 0; i < t->nkernels; ++i) {
+        const wi_trace_kernel *tk = &t->kernels[i];
+        const ta_kernel *k = &tk->k;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", k->name);
+        cJSON_AddNumberToObject(o, "launches", tk->launches);
+        cJSON_AddNumberToObject(o, "sample", tk->sample);
+        cJSON_AddNumberToObject(o, "scale", tk->scale);
+        cJSON_AddNumberToObject(o, "records", (double)k->records);
+        cJSON_AddNumberToObject(o, "dropped", (double)tk->dropped);
+        cJSON_AddNumberToObject(o, "invalid", (double)k->invalid);
+        cJSON_AddItemToObject(o, "loads", wi_tally_to_json(&k->loads));
+        cJSON_AddItemToObject(o, "stores", wi_tally_to_json(&k->stores));
+        cJSON *ins = cJSON_AddArrayToObject(o, "instructions");
+        for (size_t j = 0; j < k->nins; ++j)
+            cJSON_AddItemToArray(ins, instruction_to_json(&k->ins[j]));
+        cJSON_AddItemToArray(ks, o);
+    }
+    return root;
+}
+
+static void kernel_read(reader *r, const cJSON *o, wi_trace_kernel *tk)
+{
+    const char *w = "kernels[]";
+    ta_kernel *k = &tk->k;
+    text(r, o, w, "name", k->name, sizeof k->name);
+    tk->launches = (unsigned)num(r, o, w, "launches");
+    tk->sample = (unsigned)num(r, o, w, "sample");
+    tk->scale = num(r, o, w, "scale");
+    k->records = count(r, o, w, "records");
+    tk->dropped = count(r, o, w, "dropped");
+    k->invalid = count(r, o, w, "invalid");
+    tally_read(r, object(r, o, w, "loads"), "kernels[].loads", &k->loads);
+    tally_read(r, object(r, o, w, "stores"), "kernels[].stores", &k->stores);
+    const cJSON *ins = array(r, o, w, "instructions");
+    int n = ins ? cJSON_GetArraySize(ins) : 0;
+    k->ins = n > 0 ? calloc((size_t)n, sizeof *k->ins) : NULL;
+    if (n > 0 && !k->ins) {
+        missing(r, w, "instructions", "room for the");
+        return;
+    }
+    const cJSON *in;
+    cJSON_ArrayForEach(in, ins)
+    {
+        instruction_read(r, in, &k->ins[k->nins++]);
+    }
+}
+
+int wi_trace_from_json(const cJSON *o, wi_trace *t, char *why, size_t why_size)
+{
+    reader r = {why, why_size, 0};
+    memset(t, 0, sizeof *t);
+    text(&r, o, "", "error", t->error, sizeof t->error);
+    t->sample = (unsigned)num(&r, o, "", "sample");
+    t->max_records = (unsigned)num(&r, o, "", "max_records");
+    const cJSON *ks = array(&r, o, "", "kernels");
+    int n = ks ? cJSON_GetArraySize(ks) : 0;
+    t->kernels = n > 0 ? calloc((size_t)n, sizeof *t->kernels) : NULL;
+    if (n > 0 && !t->kernels) {
+        snprintf(why, why_size, "out of memory for %d traced kernels", n);
+        return -1;
+    }
+    const cJSON *k;
+    cJSON_ArrayForEach(k, ks)
+    {
+        kernel_read(&r, k, &t->kernels[t->nkernels++]);
+    }
+    return r.failed ? -1 : 0;
+}
+
+void wi_trace_free(wi_trace *t)
+{
+    for (size_t i = 0; i < t->nkernels; ++i)
+        ta_kernel_free(&t->kernels[i].k);
+    free(t->kernels);
+    t->kernels = NULL;
+    t->nkernels = 0;
+}
+
+/* ---- files ---- */
+
+int wi_write_file(const char *path, const cJSON *json)
+{
+    char *text = json ? cJSON_PrintUnformatted(json) : NULL;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = text ? fopen(tmp, "w") : NULL;
+    int ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    free(text);
+    return ok ? 0 : -1;
+}
+
+cJSON *wi_read_file(const char *path, char *why, size_t why_size)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        snprintf(why, why_size, "no record '%s'", path);
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > WI_MAX_FILE_BYTES) {
+        snprintf(why, why_size, "'%s' is not a record (not a regular file, or too large)", path);
+        close(fd);
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size, got = 0;
+    char *buf = malloc(size + 1);
+    while (buf && got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (!buf) {
+        snprintf(why, why_size, "out of memory reading '%s'", path);
+        return NULL;
+    }
+    buf[got] = '\0';
+    cJSON *json = cJSON_Parse(buf);
+    free(buf);
+    if (!json)
+        snprintf(why, why_size, "'%s' is not valid JSON", path);
+    return json;
+}

@@ -1,0 +1,204 @@
+/*
+ * wire.h - everything that travels between the grader, its grading child (grade-worker) and
+ * the trace engine injected into that child: the child's modes and command line, the names of
+ * files and environment variables, and one record type per message, each with a writer and a
+ * reader. Nothing else writes or reads these names.
+ *
+ *   grader --argv (wi_args)--> grade-worker --result.json (wi_result)--> grader
+ *                                   | tracer.c --trace.json (wi_trace)--> grader
+ *
+ * Records travel as JSON (cJSON) files in the child's work folder. A writer returns a new
+ * cJSON object (the caller owns it; NULL when out of memory); a reader fills a struct from one
+ * and returns 0, or -1 with why naming the first key that is missing or of the wrong type: a
+ * renamed key is an error on the reading side, never a silent 0. Sections that a mode does
+ * not write (a probe has no run) are absent as a whole, and the reader says so with a flag.
+ */
+#ifndef CL_WIRE_H
+#define CL_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "coalesce.h"
+#include "devinfo.h"
+#include "trace_analysis.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- names ---- */
+
+#define WI_RESULT_FILE "result.json"             /* the child's record, in its work folder */
+#define WI_TRACE_FILE "trace.json"               /* the tracer's record, beside it */
+#define WI_EXPLORE_CSV "explore.csv"             /* an explore run's table */
+#define WI_TRACER_LIB "libcl_tracer.so"          /* the trace engine, beside grade-worker */
+#define WI_TRACER_PATCH "cl_trace_patch.fatbin"  /* its device patch, beside it */
+#define WI_ENV_INJECTION "CUDA_INJECTION64_PATH" /* how the driver is told to load the tracer */
+#define WI_ENV_TRACE_PATCHES "CL_TRACE_PATCHES"  /* the patch, for the tracer */
+#define WI_ENV_TRACE_OUT "CL_TRACE_OUT"          /* where the tracer writes its record */
+#define WI_ENV_TRACE_SAMPLE "CL_TRACE_SAMPLE"    /* trace one warp in N (default 16) */
+#define WI_ENV_TRACE_MAX_RECORDS "CL_TRACE_MAX_RECORDS" /* records per launch (default 2^18) */
+
+/* The largest record file a reader accepts. */
+#define WI_MAX_FILE_BYTES ((size_t)64 << 20)
+
+/* ---- the child's command line ---- */
+
+typedef enum wi_mode {
+    WI_PROBE,    /* what GPU is there */
+    WI_RUN,      /* the lab's work once, its outputs saved; then (unless told not) timed */
+    WI_COUNTERS, /* the lab's work once under CUPTI; without a lab, the doctor's self-test */
+    WI_TRACE,    /* the lab's work once, traced (the tracer is injected by the grader) */
+    WI_EXPLORE,  /* the lab's explore run: grader-owned kernels, a table and a CSV */
+    WI_NMODES
+} wi_mode;
+
+/* "probe", "run", ...; NULL for a value out of range. */
+const char *wi_mode_name(wi_mode m);
+/* Sets *m from its name; 0, or -1 for an unknown name. */
+int wi_mode_parse(const char *name, wi_mode *m);
+
+typedef struct wi_args {
+    wi_mode mode;
+    const char *lab;     /* the lab's number, or NULL */
+    const char *kernel;  /* the compiled kernel object, or NULL */
+    const char *workdir; /* where the child writes (required) */
+    uint64_t seed;
+    int no_timing;       /* WI_RUN: save the outputs, time nothing */
+    int shared_counters; /* WI_COUNTERS: read shared-memory bank conflicts too */
+} wi_args;
+
+#define WI_MAX_ARGV 16
+/* Writes the command line for a into argv (program first, NULL last), the seed's digits into
+ * seed (which must outlive argv). Returns the number of arguments. */
+int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
+                    const char *argv[WI_MAX_ARGV]);
+/* Parses argc/argv (argv[0] is the program) into *a. Returns 0, or -1 with why. */
+int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t why_size);
+
+/* ---- result.json: what the child says ---- */
+
+typedef struct wi_device {
+    di_info info;
+    char error[64];       /* cudaGetErrorName of why no device can be used; "" when one can */
+    char error_text[256]; /* cudaGetErrorString of it */
+} wi_device;
+
+typedef struct wi_run {
+    int launched;             /* the lab's work ran to the end and its outputs were saved */
+    int guards_intact;        /* no byte around an output or input changed (0: not checked) */
+    double useful_bytes;      /* the fewest bytes the task moves (its problem's size) */
+    int checked_after_timing; /* the saved outputs are those of one more launch after timing */
+} wi_run;
+
+typedef struct wi_time {
+    double median_ms, min_ms, max_ms;
+    int repeats;
+    double bytes;       /* the bytes this time is for */
+    double bytes_per_s; /* bytes / median */
+} wi_time;
+
+typedef struct wi_timing {
+    wi_time student, copy; /* the lab's work, and the same-run speed-of-light copy */
+    int has_baseline;
+    wi_time baseline; /* the lab's own baseline kernel, when it has one */
+    double flush_bytes;
+} wi_timing;
+
+typedef enum wi_engine_status {
+    WI_ENGINE_OK,
+    WI_ENGINE_NO_PERMISSION, /* the driver keeps the counters to administrators */
+    WI_ENGINE_UNSUPPORTED,   /* this build, GPU or platform cannot measure (why says which) */
+    WI_ENGINE_FAILED         /* the tool or the work failed (why says where) */
+} wi_engine_status;
+
+/* The counters read per kernel, in this order (counters.c names the CUPTI metrics alike). */
+typedef enum wi_counter {
+    WI_LD_REQUESTS, /* global load instructions executed, warp-level */
+    WI_LD_SECTORS,  /* the 32-byte sectors they touched */
+    WI_LD_BYTES,    /* the bytes they asked for */
+    WI_ST_REQUESTS,
+    WI_ST_SECTORS,
+    WI_ST_BYTES,
+    WI_SH_LD_REQUESTS, /* shared-memory loads and stores, and their bank conflicts */
+    WI_SH_ST_REQUESTS,
+    WI_SH_LD_CONFLICTS,
+    WI_SH_ST_CONFLICTS,
+    WI_NCOUNTERS
+} wi_counter;
+/* The first WI_NGLOBAL_COUNTERS are always read; the shared-memory ones on request. */
+#define WI_NGLOBAL_COUNTERS 6
+
+#define WI_MAX_KERNELS 16
+typedef struct wi_counter_kernel {
+    char name[256];
+    double v[WI_NCOUNTERS];
+} wi_counter_kernel;
+
+typedef struct wi_counters {
+    wi_engine_status status;
+    int cupti_code; /* the CUptiResult behind a failure, 0 otherwise */
+    char why[512];
+    char chip[64];
+    int passes;
+    double setup_ms, measure_ms;
+    int nkernels;
+    wi_counter_kernel kernels[WI_MAX_KERNELS];
+} wi_counters;
+
+typedef struct wi_result {
+    wi_mode mode;
+    wi_device device;
+    int has_run, has_timing, has_counters; /* which sections the child wrote */
+    wi_run run;
+    wi_timing timing;
+    wi_counters counters;
+} wi_result;
+
+cJSON *wi_result_to_json(const wi_result *r);
+int wi_result_from_json(const cJSON *o, wi_result *r, char *why, size_t why_size);
+
+/* ---- trace.json: what the tracer saw ---- */
+
+typedef struct wi_trace_kernel {
+    ta_kernel k; /* its name, instructions (each with file, line and one sampled warp), tallies */
+    unsigned launches;
+    unsigned sample;  /* one warp in sample was traced (the last launch's) */
+    double scale;     /* how many requests each analysed record stands for, all launches */
+    uint64_t dropped; /* records the buffer had no room for */
+} wi_trace_kernel;
+
+typedef struct wi_trace {
+    char error[512]; /* what went wrong inside the tracer; "" when nothing */
+    unsigned sample, max_records;
+    size_t nkernels;
+    wi_trace_kernel *kernels; /* owned; free with wi_trace_free */
+} wi_trace;
+
+cJSON *wi_trace_to_json(const wi_trace *t);
+/* Allocates t's kernels and instructions; free with wi_trace_free, also after a failure. */
+int wi_trace_from_json(const cJSON *o, wi_trace *t, char *why, size_t why_size);
+void wi_trace_free(wi_trace *t);
+
+/* ---- pieces, and files ---- */
+
+cJSON *wi_tally_to_json(const cl_tally *t);
+int wi_tally_from_json(const cJSON *o, cl_tally *t, char *why, size_t why_size);
+cJSON *wi_device_to_json(const wi_device *d);
+
+/* Writes json to path through path.tmp and a rename, so a reader never sees half a file.
+ * Returns 0, or -1. */
+int wi_write_file(const char *path, const cJSON *json);
+/* Reads and parses path, which must be a regular file (a link is not followed, a pipe not
+ * waited on) of at most WI_MAX_FILE_BYTES. Returns the parsed JSON (the caller frees it), or
+ * NULL with why. */
+cJSON *wi_read_file(const char *path, char *why, size_t why_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * child.h - the grader's side of the grading child (grade-worker): start it for one mode with
+ * the wire's command line (wire.h), read back its record, and explain how it ended in words
+ * for a student. It runs through the runner (runner.h): its own process group, a time limit,
+ * capped output.
+ */
+#ifndef CL_CHILD_H
+#define CL_CHILD_H
+
+#include <stddef.h>
+
+#include "runner.h"
+#include "wire.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ch_request {
+    wi_args args;     /* the mode, lab, kernel, work folder, seed and flags */
+    double timeout_s; /* the wall-clock limit of this child */
+    const char **env; /* "NAME=value" entries added to its environment, or NULL */
+} ch_request;
+
+/* Removes any old record from the work folder, runs worker with req and fills *r (free with
+ * rn_result_free). Returns 0 when *r says what happened, -1 when it could not be started. */
+int ch_run(const char *worker, const ch_request *req, rn_result *r);
+
+/* Reads the record the child left in workdir into *res. Returns 0, or -1 with why (no record,
+ * not a regular file, malformed, a key missing). */
+int ch_read_result(const char *workdir, wi_result *res, char *why, size_t why_size);
+
+/* Explains a child that did not finish cleanly (r, run with the time limit limit_s) in one
+ * line for a student: timed out, crashed, a CUDA call failed, the contract, ... */
+void ch_explain(const rn_result *r, double limit_s, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,364 @@
+/*
+ * decide.c - see decide.h. The verdict is a chain of gates, in the order a student meets them:
+ * the kernel compiles, runs to the end, stays inside its outputs, writes outputs that can be
+ * checked and are right, can be measured again, was measured, moved its bytes with global
+ * loads and stores, and those are coalesced (and, with a speed gate, fast enough). The first
+ * gate that stops the lab records its stage, verdict, reason and hint; the report reads the
+ * stage instead of working it out again.
+ */
+#include "decide.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "exit_codes.h"
+#include "hints.h"
+#include "runner.h"
+
+const char *oc_engine_name(oc_engine e)
+{
+    static const char *const names[] = {"", "trace", "counters"};
+    return names[e];
+}
+
+/* Stops the lab at stage with verdict, the reason formatted, and hint (may be NULL). */
+static void stop(oc_outcome *o, oc_stage stage, oc_verdict verdict, const char *hint,
+                 const char *fmt, ...)
+{
+    o->stage = stage;
+    o->verdict = verdict;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->reason, sizeof o->reason, fmt, ap);
+    va_end(ap);
+    snprintf(o->hint, sizeof o->hint, "%s", hint ? hint : "");
+}
+
+static double counters_efficiency(const oc_traffic *t)
+{
+    return t->sectors > 0 ? t->bytes / (32.0 * t->sectors) : 0.0;
+}
+
+/* Trace and counters count the same requests and sectors; a sampled trace can differ a little
+ * on kernels whose warps differ, so only a difference over 2% is reported, never averaged. */
+static void compare_engines(oc_outcome *o)
+{
+    const char *names[2] = {"loads", "stores"};
+    const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
+    const oc_traffic *c[2] = {&o->load, &o->store};
+    size_t used = 0;
+    for (int i = 0; i < 2; ++i) {
+        if (!t[i]->requests || c[i]->requests <= 0)
+            continue;
+        double ts = (double)t[i]->sectors / t[i]->requests, cs = c[i]->sectors / c[i]->requests;
+        if (fabs(ts - cs) > 0.02 * (ts > cs ? ts : cs) && used < sizeof o->disagreement)
+            used += (size_t)snprintf(o->disagreement + used, sizeof o->disagreement - used,
+                                     "%s%s: trace %.2f, counters %.2f sectors/request",
+                                     used ? "; " : "", names[i], ts, cs);
+    }
+}
+
+/* Which engine's efficiency is graded: the trace (broadcast-aware, per instruction, no rights
+ * needed) when it ran, else the counters. */
+static void choose_engine(oc_outcome *o)
+{
+    o->engine = OC_BY_NONE;
+    if (o->trace == OC_ENGINE_OK) {
+        o->engine = OC_BY_TRACE;
+        o->load_eff = cl_tally_efficiency(&o->trace_loads);
+        o->store_eff = cl_tally_efficiency(&o->trace_stores);
+        if (o->counters == OC_ENGINE_OK && !o->trace_smaller) /* else different problems */
+            compare_engines(o);
+    } else if (o->counters == OC_ENGINE_OK) {
+        o->engine = OC_BY_COUNTERS;
+        o->load_eff = counters_efficiency(&o->load);
+        o->store_eff = counters_efficiency(&o->store);
+    }
+    o->efficiency_measured = o->engine != OC_BY_NONE;
+}
+
+/* The speed gate, where the lab has one: the student's time against the grader's baseline,
+ * same run. It is measured apart from coalescing, so it is worked out whenever timed. */
+typedef struct speed {
+    int gated, measured, ok;
+    char text[256]; /* "1.21x as fast as ... (need >= 1.10x)", when gated and measured */
+} speed;
+
+static speed measure_speed(oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    speed sp = {.gated = s->points_speed > 0};
+    sp.measured = !sp.gated || (o->timed && o->baseline_ms > 0 && o->student_ms > 0);
+    o->speedup = sp.gated && sp.measured ? o->baseline_ms / o->student_ms : 0;
+    sp.ok = !sp.gated || (sp.measured && o->speedup >= s->min_speedup);
+    if (sp.gated && sp.measured)
+        snprintf(sp.text, sizeof sp.text, "%.2fx as fast as %s (need >= %.2fx)", o->speedup,
+                 s->baseline_text ? s->baseline_text : "the baseline", s->min_speedup);
+    return sp;
+}
+
+/* What to try when the kernel did not run to the end, by how it ended. */
+static const char *run_hint(const oc_outcome *o)
+{
+    if (o->run_status == RN_TIMED_OUT)
+        return "Look for a loop whose index never reaches its bound, or a __syncthreads() that "
+               "not every thread of the block reaches.";
+    if (o->run_status == RN_EXITED && o->run_exit == CL_EXIT_CONTRACT)
+        return "Keep the launcher's name, its parameters and its extern \"C\" exactly as the "
+               "lab's header declares them.";
+    if (o->run_status == RN_EXITED && o->run_exit == CL_EXIT_IO)
+        return "The grader could not write its work folder: check the free space in /tmp.";
+    if (o->run_log && strstr(o->run_log, "IllegalAddress"))
+        return "An illegal address means a thread indexed past an array: check the bound test "
+               "(i < n) on every access. Run 'compute-sanitizer' on a small program to find the "
+               "line.";
+    return "Read the message above: it names the CUDA call or the signal that stopped the "
+           "kernel's process.";
+}
+
+/* ---- the gates before correctness: each returns 1 when it stopped the lab ---- */
+
+static int gate_build(oc_outcome *o)
+{
+    if (o->compiled)
+        return 0;
+    stop(o, OC_STAGE_BUILD, OC_FAIL,
+         "Read the compiler's first error above: it names the line. Fix that one first; later "
+         "errors often follow from it.",
+         "the kernel does not compile");
+    return 1;
+}
+
+static int gate_run(oc_outcome *o)
+{
+    if (o->ran && !o->run_problem[0])
+        return 0;
+    stop(o, OC_STAGE_RUN, OC_FAIL, run_hint(o), "the kernel did not run to the end: %s",
+         o->run_problem[0] ? o->run_problem : "no result");
+    return 1;
+}
+
+static int gate_guards(oc_outcome *o)
+{
+    if (o->guards_intact)
+        return 0;
+    stop(o, OC_STAGE_GUARDS, OC_FAIL,
+         "Some thread's index runs past the end (or before the start) of the output: guard every "
+         "store with the bound test, and check the last block.",
+         "the kernel wrote outside its output array (the guard bytes around it changed)");
+    return 1;
+}
+
+static int gate_outputs(oc_outcome *o)
+{
+    if (o->check_ok)
+        return 0;
+    stop(o, OC_STAGE_OUTPUTS, OC_FAIL,
+         "The launcher must leave its results in the output array it was given; it must not "
+         "free or replace it.",
+         "the outputs could not be checked: %s", o->check.details);
+    return 1;
+}
+
+static int gate_correct(oc_outcome *o)
+{
+    if (o->check.passed) {
+        o->score = o->score_correct = o->spec->points_correct;
+        return 0;
+    }
+    const char *hint = o->check.hint[0] ? o->check.hint
+                       : o->check.unwritten
+                           ? "Elements that were never written mean the grid does not cover the "
+                             "whole array: check how many threads you launch and the loop bounds."
+                           : "Compare the first wrong coordinates above with the index expression "
+                             "your threads compute.";
+    stop(o, OC_STAGE_CORRECTNESS, OC_FAIL, hint, "the output is wrong: %zu of %zu elements differ",
+         o->check.mismatches, o->check.checked);
+    return 1;
+}
+
+/* ---- correct: can it be, and was it, measured? ---- */
+
+/* Correct once, then crashed, hung or failed when measured: that is the kernel's doing, and a
+ * kernel must not escape measurement by failing under it. */
+static int gate_remeasured(oc_outcome *o)
+{
+    if (o->efficiency_measured ||
+        (o->trace != OC_ENGINE_RUN_FAILED && o->counters != OC_ENGINE_RUN_FAILED))
+        return 0;
+    stop(o, OC_STAGE_REMEASURE, OC_FAIL,
+         "A kernel must give the same result however often it runs: check that it does not "
+         "depend on its outputs' old contents or on the environment.",
+         "correct, but the kernel failed when run again to measure it: %s",
+         o->trace == OC_ENGINE_RUN_FAILED ? o->trace_why : o->counters_why);
+    return 1;
+}
+
+/* No engine could run here: NOT GRADED, never failed for it; the speed part still counts. */
+static int gate_measured(oc_outcome *o, const speed *sp)
+{
+    if (o->efficiency_measured)
+        return 0;
+    o->score_speed = sp->gated && sp->ok ? o->spec->points_speed : 0;
+    o->score += o->score_speed;
+    char hint[512];
+    snprintf(hint, sizeof hint,
+             "Run 'make -f Makefile.student doctor' to see how to let the grader read the GPU's "
+             "counters; your correctness%s points are kept.",
+             o->score_speed ? " and speed" : "");
+    stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED, hint,
+         "correct; coalescing was not measured on this machine (%s)",
+         o->trace != OC_ENGINE_NOT_RUN      ? o->trace_why
+         : o->counters != OC_ENGINE_NOT_RUN ? o->counters_why
+                                            : "no engine ran");
+    return 1;
+}
+
+/* What the graded engine saw: requests and the bytes moved, against the task's least. */
+typedef struct measured {
+    double load_requests, store_requests;
+    double moved, useful;
+} measured;
+
+static measured what_was_measured(const oc_outcome *o)
+{
+    measured m;
+    if (o->engine == OC_BY_TRACE) {
+        m.load_requests = (double)o->trace_loads.requests;
+        m.store_requests = (double)o->trace_stores.requests;
+        m.moved = (double)(o->trace_loads.unique_bytes + o->trace_stores.unique_bytes);
+        m.useful = o->trace_smaller ? o->trace_useful_bytes : o->useful_bytes;
+        /* A smaller traced problem says nothing of the full one; the counters, when they ran,
+         * saw the full one and must have moved its bytes. */
+        if (o->trace_smaller && o->counters == OC_ENGINE_OK &&
+            o->load.bytes + o->store.bytes < 0.9 * o->useful_bytes) {
+            m.moved = o->load.bytes + o->store.bytes;
+            m.useful = o->useful_bytes;
+        }
+    } else {
+        m.load_requests = o->load.requests;
+        m.store_requests = o->store.requests;
+        m.moved = o->load.bytes + o->store.bytes;
+        m.useful = o->useful_bytes;
+    }
+    return m;
+}
+
+static int gate_traffic(oc_outcome *o, const measured *m)
+{
+    if (m->load_requests > 0 && m->store_requests > 0)
+        return 0;
+    stop(o, OC_STAGE_TRAFFIC, OC_FAIL,
+         "The kernel must read its input and write its output in GPU memory with ordinary loads "
+         "and stores (copies through cp.async or the tensor memory accelerator are not seen by "
+         "this grader yet).",
+         "correct, but the %s saw no global %s: the result was not computed by the kernel on the "
+         "GPU",
+         oc_engine_name(o->engine), m->load_requests <= 0 ? "loads" : "stores");
+    return 1;
+}
+
+/* The kernels must have moved (at the least) the bytes the task reads and writes, or part of
+ * the work was done elsewhere, e.g. on the CPU next to a token kernel. */
+static int gate_moved(oc_outcome *o, const measured *m)
+{
+    if (m->useful <= 0 || m->moved >= 0.9 * m->useful)
+        return 0;
+    stop(o, OC_STAGE_MOVED, OC_FAIL,
+         "Every input element must be read, and every output element written, by a kernel.",
+         "correct, but the kernels moved only %.2f MB of the %.2f MB the task reads and writes: "
+         "part of the result was not computed on the GPU",
+         m->moved / 1e6, m->useful / 1e6);
+    return 1;
+}
+
+/* ---- coalesced? ---- */
+
+/* The trace blames an instruction of the kind that fails; when both pass, the most wasteful. */
+static const oc_worst *blame(const oc_outcome *o, int load_ok, int store_ok)
+{
+    if (o->engine != OC_BY_TRACE)
+        return NULL;
+    const oc_worst *ld = o->worst[0].found ? &o->worst[0] : NULL;
+    const oc_worst *st = o->worst[1].found ? &o->worst[1] : NULL;
+    return !load_ok ? ld : !store_ok ? st : (ld && (!st || ld->waste >= st->waste)) ? ld : st;
+}
+
+/* The next step for accesses that fall short: the measured signature of the blamed
+ * instruction (or of the failing kind as a whole), then the lab's own advice. */
+static void coalescing_hint(oc_outcome *o, int load_ok)
+{
+    char sig[600];
+    if (o->blamed && o->blamed->tally.requests) {
+        const cl_tally *w = &o->blamed->tally;
+        char what[64];
+        snprintf(what, sizeof what, "The %s on line %u", o->blamed->is_store ? "store" : "load",
+                 o->blamed->line);
+        hn_signature(what, (double)w->sectors / w->requests, (double)w->unique_bytes / w->requests,
+                     sig, sizeof sig);
+    } else {
+        const oc_traffic *worst = !load_ok ? &o->load : &o->store;
+        hn_signature(!load_ok ? "Loads" : "Stores", worst->sectors / worst->requests,
+                     worst->bytes / worst->requests, sig, sizeof sig);
+    }
+    const char *lab_hint = o->spec->efficiency_hint ? o->spec->efficiency_hint : "";
+    snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig && *lab_hint ? " " : "", lab_hint);
+}
+
+static void grade_coalescing(oc_outcome *o, const speed *sp)
+{
+    const lab_spec *s = o->spec;
+    int load_ok = o->load_eff >= s->min_load_eff;
+    int store_ok = o->store_eff >= s->min_store_eff;
+    o->score_load = load_ok ? s->points_load : 0;
+    o->score_store = store_ok ? s->points_store : 0;
+    o->score_speed = sp->gated && sp->ok ? s->points_speed : 0;
+    o->score += o->score_load + o->score_store + o->score_speed;
+    o->blamed = blame(o, load_ok, store_ok);
+    if (load_ok && store_ok) {
+        if (sp->ok) {
+            stop(o, OC_STAGE_PASSED, OC_PASS, NULL,
+                 "correct, and loads and stores are coalesced%s%s", *sp->text ? "; " : "",
+                 sp->text);
+        } else if (!sp->measured) {
+            char hint[512];
+            snprintf(hint, sizeof hint,
+                     "Grade again without --no-timing: this lab's last %d points compare your "
+                     "kernel's time with %s.",
+                     s->points_speed, s->baseline_text ? s->baseline_text : "a baseline");
+            stop(o, OC_STAGE_SPEED_UNTIMED, OC_NOT_GRADED, hint,
+                 "correct and coalesced; the speed part was not measured (the timing engine "
+                 "did not run)");
+        } else {
+            stop(o, OC_STAGE_SPEED, OC_FAIL, s->speed_hint, "correct and coalesced, but only %s",
+                 sp->text);
+        }
+        return;
+    }
+    stop(o, OC_STAGE_COALESCING, OC_FAIL, NULL, "correct, but %s are not coalesced enough%s%s",
+         !load_ok && !store_ok ? "loads and stores"
+         : !load_ok            ? "loads"
+                               : "stores",
+         *sp->text && !sp->ok ? "; and only " : "", *sp->text && !sp->ok ? sp->text : "");
+    coalescing_hint(o, load_ok);
+}
+
+void gr_decide(oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    o->max_score = s->points_correct + s->points_load + s->points_store + s->points_speed;
+    o->score = o->score_correct = o->score_load = o->score_store = o->score_speed = 0;
+    o->hint[0] = o->disagreement[0] = '\0';
+    o->blamed = NULL;
+    speed sp = measure_speed(o);
+    choose_engine(o);
+    if (gate_build(o) || gate_run(o) || gate_guards(o) || gate_outputs(o) || gate_correct(o) ||
+        gate_remeasured(o) || gate_measured(o, &sp))
+        return;
+    measured m = what_was_measured(o);
+    if (gate_traffic(o, &m) || gate_moved(o, &m))
+        return;
+    grade_coalescing(o, &sp);
+}

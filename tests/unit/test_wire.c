@@ -1,0 +1,482 @@
+/*
+ * test_wire.c - the wire between grader, grading child and tracer (common/wire.c): every record
+ * written and read back equal, every key a reader needs refused when it is missing or of the
+ * wrong type, the child's command line both ways, and record files that are not regular files.
+ *
+ * Build and run (the project CMake builds it as test_wire):
+ *   cmake --build build --target test_wire && build/test_wire
+ */
+#define _XOPEN_SOURCE 700 /* mkdtemp, mkfifo, symlink, truncate */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wire.h"
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' is not in \"%s\"", part, text);
+}
+
+/* ---- the command line ---- */
+
+static void test_wire_mode_names_round_trip(void **state)
+{
+    (void)state;
+    for (int m = 0; m < WI_NMODES; ++m) {
+        wi_mode back;
+        assert_non_null(wi_mode_name((wi_mode)m));
+        assert_int_equal(wi_mode_parse(wi_mode_name((wi_mode)m), &back), 0);
+        assert_int_equal(back, m);
+    }
+    wi_mode back;
+    assert_int_equal(wi_mode_parse("replay", &back), -1);
+    assert_null(wi_mode_name(WI_NMODES));
+}
+
+static void test_wire_args_round_trip(void **state)
+{
+    (void)state;
+    wi_args a = {.mode = WI_COUNTERS,
+                 .lab = "05",
+                 .kernel = "/tmp/w/kernel.so",
+                 .workdir = "/tmp/w",
+                 .seed = UINT64_C(18446744073709551615),
+                 .no_timing = 1,
+                 .shared_counters = 1};
+    const char *argv[WI_MAX_ARGV];
+    char seed[24];
+    int argc = wi_args_to_argv("grade-worker", &a, seed, argv);
+    assert_true(argc < WI_MAX_ARGV);
+    assert_null(argv[argc]);
+    assert_string_equal(argv[0], "grade-worker");
+    assert_string_equal(argv[1], "counters");
+    wi_args b;
+    char why[128];
+    assert_int_equal(wi_args_parse(argc, (char *const *)argv, &b, why, sizeof why), 0);
+    assert_int_equal(b.mode, a.mode);
+    assert_string_equal(b.lab, a.lab);
+    assert_string_equal(b.kernel, a.kernel);
+    assert_string_equal(b.workdir, a.workdir);
+    assert_true(b.seed == a.seed);
+    assert_int_equal(b.no_timing, 1);
+    assert_int_equal(b.shared_counters, 1);
+
+    /* What is not given is not written, and reads back as not given. */
+    wi_args probe = {.mode = WI_PROBE, .workdir = "/tmp/p"};
+    argc = wi_args_to_argv("w", &probe, seed, argv);
+    assert_int_equal(wi_args_parse(argc, (char *const *)argv, &b, why, sizeof why), 0);
+    assert_null(b.lab);
+    assert_null(b.kernel);
+    assert_int_equal(b.no_timing, 0);
+    assert_int_equal(b.shared_counters, 0);
+}
+
+static void test_wire_args_refused(void **state)
+{
+    (void)state;
+    char why[128];
+    wi_args a;
+    char *unknown_mode[] = {"w", "replay", "--workdir", "/tmp", NULL};
+    assert_int_equal(wi_args_parse(4, unknown_mode, &a, why, sizeof why), -1);
+    assert_contains(why, "unknown mode 'replay'");
+    char *no_value[] = {"w", "run", "--workdir", "/tmp", "--lab", NULL};
+    assert_int_equal(wi_args_parse(5, no_value, &a, why, sizeof why), -1);
+    assert_contains(why, "'--lab' needs a value");
+    char *no_workdir[] = {"w", "run", "--lab", "01", NULL};
+    assert_int_equal(wi_args_parse(4, no_workdir, &a, why, sizeof why), -1);
+    assert_contains(why, "--workdir");
+    char *bad_seed[] = {"w", "run", "--workdir", "/tmp", "--seed", "12x", NULL};
+    assert_int_equal(wi_args_parse(6, bad_seed, &a, why, sizeof why), -1);
+    assert_contains(why, "seed '12x'");
+    char *unknown[] = {"w", "run", "--workdir", "/tmp", "--fast", NULL};
+    assert_int_equal(wi_args_parse(5, unknown, &a, why, sizeof why), -1);
+    assert_contains(why, "unknown option '--fast'");
+}
+
+/* ---- result.json ---- */
+
+/* A result with every section and a distinct value in every field. */
+static wi_result full_result(void)
+{
+    wi_result r;
+    memset(&r, 0, sizeof r);
+    r.mode = WI_RUN;
+    di_info *d = &r.device.info;
+    d->count = 2;
+    d->index = 1;
+    strcpy(d->name, "NVIDIA H200");
+    d->cc_major = 9;
+    d->cc_minor = 0;
+    d->sm_count = 132;
+    d->l2_bytes = 62914560;
+    d->global_bytes = (size_t)150 << 30;
+    d->driver_version = 13000;
+    d->runtime_version = 12080;
+    strcpy(r.device.error, "cudaErrorX");
+    strcpy(r.device.error_text, "something");
+    r.has_run = r.has_timing = r.has_counters = 1;
+    r.run = (wi_run){
+        .launched = 1, .guards_intact = 0, .useful_bytes = 402653240.0, .checked_after_timing = 1};
+    r.timing.student = (wi_time){0.5, 0.4, 0.9, 15, 4e8, 8e11};
+    r.timing.copy = (wi_time){0.1, 0.09, 0.2, 15, 4e8, 4e12};
+    r.timing.has_baseline = 1;
+    r.timing.baseline = (wi_time){0.6, 0.55, 0.7, 15, 3e8, 5e11};
+    r.timing.flush_bytes = 251658240;
+    wi_counters *c = &r.counters;
+    c->status = WI_ENGINE_NO_PERMISSION;
+    c->cupti_code = 35;
+    strcpy(c->why, "only administrators");
+    strcpy(c->chip, "GH100");
+    c->passes = 3;
+    c->setup_ms = 120.5;
+    c->measure_ms = 1.25;
+    c->nkernels = 2;
+    for (int k = 0; k < 2; ++k) {
+        snprintf(c->kernels[k].name, sizeof c->kernels[k].name, "kernel_%d", k);
+        for (int m = 0; m < WI_NCOUNTERS; ++m)
+            c->kernels[k].v[m] = 1000.0 * (k + 1) + m;
+    }
+    return r;
+}
+
+static cJSON *to_json_and_back(const wi_result *r)
+{
+    cJSON *j = wi_result_to_json(r);
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    cJSON *back = cJSON_Parse(text);
+    free(text);
+    assert_non_null(back);
+    return back;
+}
+
+static void test_wire_result_round_trip(void **state)
+{
+    (void)state;
+    wi_result a = full_result(), b;
+    cJSON *j = to_json_and_back(&a);
+    char why[256] = "";
+    if (wi_result_from_json(j, &b, why, sizeof why) != 0)
+        fail_msg("read back failed: %s", why);
+    cJSON_Delete(j);
+    assert_int_equal(b.mode, a.mode);
+    assert_memory_equal(&b.device.info, &a.device.info, sizeof a.device.info - 2 * sizeof(int));
+    assert_int_equal(b.device.info.driver_version, 13000);
+    assert_int_equal(b.device.info.runtime_version, 12080);
+    assert_string_equal(b.device.error, a.device.error);
+    assert_string_equal(b.device.error_text, a.device.error_text);
+    assert_int_equal(b.has_run, 1);
+    assert_memory_equal(&b.run, &a.run, sizeof a.run);
+    assert_int_equal(b.has_timing, 1);
+    assert_memory_equal(&b.timing, &a.timing, sizeof a.timing);
+    assert_int_equal(b.has_counters, 1);
+    assert_int_equal(b.counters.status, a.counters.status);
+    assert_string_equal(b.counters.why, a.counters.why);
+    assert_string_equal(b.counters.chip, a.counters.chip);
+    assert_int_equal(b.counters.nkernels, 2);
+    for (int k = 0; k < 2; ++k) {
+        assert_string_equal(b.counters.kernels[k].name, a.counters.kernels[k].name);
+        for (int m = 0; m < WI_NCOUNTERS; ++m)
+            assert_true(b.counters.kernels[k].v[m] == a.counters.kernels[k].v[m]);
+    }
+}
+
+static void test_wire_result_sections_are_optional(void **state)
+{
+    (void)state;
+    wi_result a = full_result(), b;
+    a.mode = WI_PROBE;
+    a.has_run = a.has_timing = a.has_counters = 0;
+    a.timing.has_baseline = 0;
+    cJSON *j = to_json_and_back(&a);
+    char why[256];
+    assert_int_equal(wi_result_from_json(j, &b, why, sizeof why), 0);
+    assert_int_equal(b.has_run + b.has_timing + b.has_counters, 0);
+    cJSON_Delete(j);
+
+    a = full_result();
+    a.timing.has_baseline = 0;
+    j = to_json_and_back(&a);
+    assert_int_equal(wi_result_from_json(j, &b, why, sizeof why), 0);
+    assert_int_equal(b.timing.has_baseline, 0);
+    cJSON_Delete(j);
+}
+
+/* Removes key from the object at path ("run", "timing.student", "" for the top) of a full
+ * result's JSON and reads it back: it must fail, naming the key. */
+static void assert_missing_is_an_error(const char *path, const char *key, const char *named)
+{
+    wi_result a = full_result(), b;
+    cJSON *j = to_json_and_back(&a);
+    cJSON *o = j;
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s", path);
+    for (char *part = strtok(copy, "."); part; part = strtok(NULL, "."))
+        o = cJSON_GetObjectItemCaseSensitive(o, part);
+    assert_non_null(o);
+    if (cJSON_IsArray(o))
+        o = cJSON_GetArrayItem(o, 0);
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(o, key));
+    cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+    char why[256] = "";
+    assert_int_equal(wi_result_from_json(j, &b, why, sizeof why), -1);
+    assert_contains(why, named);
+    cJSON_Delete(j);
+}
+
+static void test_wire_result_missing_keys_are_errors(void **state)
+{
+    (void)state;
+    assert_missing_is_an_error("", "mode", "'mode'");
+    assert_missing_is_an_error("", "device", "'device'");
+    assert_missing_is_an_error("device", "l2_bytes", "'device.l2_bytes'");
+    assert_missing_is_an_error("device", "error", "'device.error'");
+    assert_missing_is_an_error("run", "useful_bytes", "'run.useful_bytes'");
+    assert_missing_is_an_error("run", "guards_intact", "'run.guards_intact'");
+    assert_missing_is_an_error("timing", "sol_copy", "'timing.sol_copy'");
+    assert_missing_is_an_error("timing.student", "median_ms", "'timing.student.median_ms'");
+    assert_missing_is_an_error("timing.baseline", "bytes_per_s", "'timing.baseline.bytes_per_s'");
+    assert_missing_is_an_error("counters", "status", "'counters.status'");
+    assert_missing_is_an_error("counters.kernels", "ld_sectors", "ld_sectors");
+    assert_missing_is_an_error("counters.kernels", "shared_st_conflicts", "shared_st_conflicts");
+}
+
+static void test_wire_result_wrong_types_are_errors(void **state)
+{
+    (void)state;
+    wi_result a = full_result(), b;
+    cJSON *j = to_json_and_back(&a);
+    cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItem(j, "run"), "launched",
+                                           cJSON_CreateNumber(1));
+    char why[256];
+    assert_int_equal(wi_result_from_json(j, &b, why, sizeof why), -1);
+    assert_contains(why, "true/false 'run.launched'");
+    cJSON_Delete(j);
+
+    j = to_json_and_back(&a);
+    cJSON_ReplaceItemInObjectCaseSensitive(j, "mode", cJSON_CreateString("replay"));
+    assert_int_equal(wi_result_from_json(j, &b, why, sizeof why), -1);
+    assert_contains(why, "unknown mode 'replay'");
+    cJSON_Delete(j);
+}
+
+/* ---- trace.json ---- */
+
+static wi_trace sample_trace(void)
+{
+    wi_trace t;
+    memset(&t, 0, sizeof t);
+    strcpy(t.error, "");
+    t.sample = 16;
+    t.max_records = 262144;
+    t.nkernels = 2;
+    t.kernels = calloc(2, sizeof *t.kernels);
+    for (int k = 0; k < 2; ++k) {
+        wi_trace_kernel *tk = &t.kernels[k];
+        snprintf(tk->k.name, sizeof tk->k.name, "kernel_%d", k);
+        tk->launches = (unsigned)k + 1;
+        tk->sample = 16;
+        tk->scale = 16.5 + k;
+        tk->dropped = 7;
+        tk->k.records = 1000;
+        tk->k.invalid = 2;
+        tk->k.loads = (cl_tally){100, 400, 100, 12800, 400};
+        tk->k.stores = (cl_tally){50, 1600, 50, 6400, 200};
+        tk->k.nins = 2;
+        tk->k.ins = calloc(2, sizeof *tk->k.ins);
+        for (int i = 0; i < 2; ++i) {
+            ta_instruction *in = &tk->k.ins[i];
+            in->pc = 0x1a0 + 16 * i;
+            in->is_store = i;
+            in->size = 4;
+            snprintf(in->file, sizeof in->file, "/tmp/grade-x/kernel.cu");
+            in->line = 20 + i;
+            in->tally = (cl_tally){10, 320, 10, 1280, 40};
+            in->sample.warp = 77;
+            in->sample.active = 0x0000ffffu;
+            for (int l = 0; l < CL_WARP_SIZE; ++l)
+                in->sample.addr[l] = l < 16 ? UINT64_C(0x7f0000000000) + 64 * l : 0;
+        }
+    }
+    return t;
+}
+
+static void test_wire_trace_round_trip(void **state)
+{
+    (void)state;
+    wi_trace a = sample_trace(), b;
+    cJSON *j = wi_trace_to_json(&a);
+    char why[256] = "";
+    if (wi_trace_from_json(j, &b, why, sizeof why) != 0)
+        fail_msg("read back failed: %s", why);
+    cJSON_Delete(j);
+    assert_int_equal(b.sample, 16);
+    assert_int_equal(b.max_records, 262144);
+    assert_int_equal(b.nkernels, 2);
+    for (int k = 0; k < 2; ++k) {
+        const wi_trace_kernel *x = &a.kernels[k], *y = &b.kernels[k];
+        assert_string_equal(y->k.name, x->k.name);
+        assert_int_equal(y->launches, x->launches);
+        assert_true(y->scale == x->scale);
+        assert_true(y->dropped == x->dropped);
+        assert_true(y->k.records == x->k.records && y->k.invalid == x->k.invalid);
+        assert_memory_equal(&y->k.loads, &x->k.loads, sizeof x->k.loads);
+        assert_memory_equal(&y->k.stores, &x->k.stores, sizeof x->k.stores);
+        assert_int_equal(y->k.nins, 2);
+        for (int i = 0; i < 2; ++i) {
+            const ta_instruction *p = &x->k.ins[i], *q = &y->k.ins[i];
+            assert_true(q->pc == p->pc);
+            assert_int_equal(q->is_store, p->is_store);
+            assert_int_equal(q->size, p->size);
+            assert_string_equal(q->file, p->file);
+            assert_int_equal(q->line, p->line);
+            assert_memory_equal(&q->tally, &p->tally, sizeof p->tally);
+            assert_int_equal(q->sample.warp, 77);
+            assert_int_equal(q->sample.active, 0xffff);
+            assert_memory_equal(q->sample.addr, p->sample.addr, sizeof p->sample.addr);
+        }
+    }
+    wi_trace_free(&a);
+    wi_trace_free(&b);
+}
+
+static void test_wire_trace_missing_keys_are_errors(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"scale", "loads", "instructions", "dropped"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+        wi_trace a = sample_trace(), b;
+        cJSON *j = wi_trace_to_json(&a);
+        cJSON *k = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "kernels"), 1);
+        cJSON_DeleteItemFromObjectCaseSensitive(k, keys[i]);
+        char why[256] = "";
+        assert_int_equal(wi_trace_from_json(j, &b, why, sizeof why), -1);
+        assert_contains(why, keys[i]);
+        cJSON_Delete(j);
+        wi_trace_free(&a);
+        wi_trace_free(&b);
+    }
+    /* Deep inside: one instruction's sampled warp with 31 addresses. */
+    wi_trace a = sample_trace(), b;
+    cJSON *j = wi_trace_to_json(&a);
+    cJSON *in = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "kernels"), 0),
+                            "instructions"),
+        1);
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItem(cJSON_GetObjectItem(in, "sample"), "addr"), 0);
+    char why[256] = "";
+    assert_int_equal(wi_trace_from_json(j, &b, why, sizeof why), -1);
+    assert_contains(why, "addr");
+    cJSON_Delete(j);
+    wi_trace_free(&a);
+    wi_trace_free(&b);
+}
+
+/* ---- files ---- */
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+    (void)state;
+    strcpy(dir, "/tmp/test_wire-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_wire_files_round_trip(void **state)
+{
+    (void)state;
+    char path[128], why[256];
+    snprintf(path, sizeof path, "%s/result.json", dir);
+    wi_result a = full_result(), b;
+    cJSON *j = wi_result_to_json(&a);
+    assert_int_equal(wi_write_file(path, j), 0);
+    cJSON_Delete(j);
+    j = wi_read_file(path, why, sizeof why);
+    assert_non_null(j);
+    assert_int_equal(wi_result_from_json(j, &b, why, sizeof why), 0);
+    assert_string_equal(b.device.info.name, "NVIDIA H200");
+    cJSON_Delete(j);
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    assert_int_equal(access(tmp, F_OK), -1); /* renamed into place */
+}
+
+static void test_wire_read_refuses_what_is_not_a_record(void **state)
+{
+    (void)state;
+    char path[128], why[256];
+    snprintf(path, sizeof path, "%s/missing.json", dir);
+    assert_null(wi_read_file(path, why, sizeof why));
+    assert_contains(why, "no record");
+
+    /* A link, even to a good record, is not followed. */
+    char target[128];
+    snprintf(target, sizeof target, "%s/good.json", dir);
+    cJSON *j = wi_result_to_json(&(wi_result){.mode = WI_PROBE});
+    assert_int_equal(wi_write_file(target, j), 0);
+    cJSON_Delete(j);
+    snprintf(path, sizeof path, "%s/link.json", dir);
+    assert_int_equal(symlink(target, path), 0);
+    assert_null(wi_read_file(path, why, sizeof why));
+
+    /* A pipe with no writer would block a reader forever: it is refused at once. */
+    snprintf(path, sizeof path, "%s/fifo.json", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_null(wi_read_file(path, why, sizeof why));
+    assert_contains(why, "not a regular file");
+
+    /* Larger than any record: refused without being read (a sparse file costs no disk). */
+    snprintf(path, sizeof path, "%s/huge.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(truncate(path, (off_t)WI_MAX_FILE_BYTES + 1), 0);
+    assert_null(wi_read_file(path, why, sizeof why));
+    assert_contains(why, "too large");
+
+    /* Not JSON. */
+    snprintf(path, sizeof path, "%s/text.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("PASS 100/100", f);
+    fclose(f);
+    assert_null(wi_read_file(path, why, sizeof why));
+    assert_contains(why, "not valid JSON");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wire_mode_names_round_trip),
+        cmocka_unit_test(test_wire_args_round_trip),
+        cmocka_unit_test(test_wire_args_refused),
+        cmocka_unit_test(test_wire_result_round_trip),
+        cmocka_unit_test(test_wire_result_sections_are_optional),
+        cmocka_unit_test(test_wire_result_missing_keys_are_errors),
+        cmocka_unit_test(test_wire_result_wrong_types_are_errors),
+        cmocka_unit_test(test_wire_trace_round_trip),
+        cmocka_unit_test(test_wire_trace_missing_keys_are_errors),
+        cmocka_unit_test(test_wire_files_round_trip),
+        cmocka_unit_test(test_wire_read_refuses_what_is_not_a_record),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
