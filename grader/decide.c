@@ -23,6 +23,14 @@ const char *oc_engine_name(oc_engine e)
     return names[e];
 }
 
+const char *oc_stage_name(oc_stage s)
+{
+    static const char *const names[] = {
+        "build",   "run",   "guards",     "outputs",       "correctness", "remeasure", "unmeasured",
+        "traffic", "moved", "coalescing", "speed_untimed", "speed",       "passed"};
+    return names[s];
+}
+
 /* Stops the lab at stage with verdict, the reason formatted, and hint (may be NULL). */
 static void stop(oc_outcome *o, oc_stage stage, oc_verdict verdict, const char *hint,
                  const char *fmt, ...)

@@ -35,6 +35,8 @@ typedef enum oc_stage {
     OC_STAGE_SPEED,         /* correct and coalesced, but too slow */
     OC_STAGE_PASSED
 } oc_stage;
+/* "build", "run", ..., "passed": the stage as the JSON report names it. */
+const char *oc_stage_name(oc_stage s);
 
 /* The engine whose efficiency is graded. */
 typedef enum oc_engine { OC_BY_NONE, OC_BY_TRACE, OC_BY_COUNTERS } oc_engine;

@@ -118,18 +118,9 @@ static void trace_lines(FILE *out, const oc_outcome *o)
     }
 }
 
-void rp_text_lab(FILE *out, const oc_outcome *o)
+/* How far the kernel got: the compiler's messages, how its run ended, or its correctness. */
+static void stage_lines(FILE *out, const oc_outcome *o)
 {
-    const lab_spec *s = o->spec;
-    char head[128];
-    snprintf(head, sizeof head, "lab %s %s: %s", s->id, s->slug, s->title);
-    fprintf(out, "\n%-58s %-10s %3d/%d\n", head, verdict_word(o->verdict), o->score, o->max_score);
-    fprintf(out, "  %-12s %s", "kernel", o->kernel_path);
-    if (o->compiled)
-        fprintf(out, "  (compiled in %.1f s)\n", o->compile_s);
-    else
-        fputs("\n", out);
-
     switch (o->stage) {
     case OC_STAGE_BUILD:
         fprintf(out, "  %-12s does not compile:\n", "build");
@@ -152,7 +143,12 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
         if (!o->check.passed)
             indented_block(out, o->check.details, 10);
     }
+}
 
+/* The graded efficiency, and why an engine did not run. */
+static void coalescing_lines(FILE *out, const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
     if (o->efficiency_measured && by_trace(o)) {
         trace_lines(out, o);
     } else if (o->efficiency_measured) {
@@ -173,6 +169,12 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
         fprintf(out, "  %-12s not read: ", "counters");
         wrapped(out, o->counters_why, 15, 30);
     }
+}
+
+/* Bandwidth and bank conflicts (shown), and the speed gate (graded where the lab has one). */
+static void timing_lines(FILE *out, const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
     if (o->timed && o->sol_bytes_per_s > 0)
         fprintf(out,
                 "  %-12s %.0f GB/s, %.0f%% of this GPU's copy (%.0f GB/s); %.3f ms  (shown, "
@@ -196,7 +198,22 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
                 o->student_ms, rate, o->baseline_ms, s->min_speedup,
                 o->speedup >= s->min_speedup ? "ok" : "too slow");
     }
+}
 
+void rp_text_lab(FILE *out, const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    char head[128];
+    snprintf(head, sizeof head, "lab %s %s: %s", s->id, s->slug, s->title);
+    fprintf(out, "\n%-58s %-10s %3d/%d\n", head, verdict_word(o->verdict), o->score, o->max_score);
+    fprintf(out, "  %-12s %s", "kernel", o->kernel_path);
+    if (o->compiled)
+        fprintf(out, "  (compiled in %.1f s)\n", o->compile_s);
+    else
+        fputs("\n", out);
+    stage_lines(out, o);
+    coalescing_lines(out, o);
+    timing_lines(out, o);
     fprintf(out, "  %-12s ", "verdict");
     wrapped(out, o->reason, 15, 15);
     if (o->hint[0]) {
@@ -265,6 +282,102 @@ static cJSON *tally_eff_json(const cl_tally *t, double eff, double need)
     return o;
 }
 
+static cJSON *trace_json(const oc_outcome *o)
+{
+    cJSON *tr = cJSON_CreateObject();
+    cJSON_AddStringToObject(tr, "state", engine_word(o->trace));
+    cJSON_AddStringToObject(tr, "why", o->trace_why);
+    if (o->trace != OC_ENGINE_OK)
+        return tr;
+    cJSON_AddNumberToObject(tr, "sample", o->trace_sample);
+    cJSON_AddNumberToObject(tr, "records", o->trace_records);
+    cJSON_AddNumberToObject(tr, "dropped", o->trace_dropped);
+    cJSON_AddNumberToObject(tr, "seconds", o->trace_s);
+    cJSON_AddItemToObject(tr, "loads", tally_json(&o->trace_loads));
+    cJSON_AddItemToObject(tr, "stores", tally_json(&o->trace_stores));
+    if (o->blamed) {
+        const oc_worst *b = o->blamed;
+        cJSON *w = cJSON_AddObjectToObject(tr, "worst");
+        cJSON_AddStringToObject(w, "kernel", b->kernel);
+        cJSON_AddStringToObject(w, "file", b->file);
+        cJSON_AddNumberToObject(w, "line", b->line);
+        cJSON_AddStringToObject(w, "source", b->text);
+        cJSON_AddStringToObject(w, "op", b->is_store ? "store" : "load");
+        cJSON_AddNumberToObject(w, "size", b->size);
+        cJSON_AddItemToObject(w, "tally", tally_json(&b->tally));
+    }
+    return tr;
+}
+
+static cJSON *counters_json(const oc_outcome *o)
+{
+    cJSON *ct = cJSON_CreateObject();
+    cJSON_AddStringToObject(ct, "state", engine_word(o->counters));
+    cJSON_AddStringToObject(ct, "why", o->counters_why);
+    cJSON_AddStringToObject(ct, "kernels", o->counters_kernels);
+    if (o->counters == OC_ENGINE_OK) {
+        cJSON *sh = cJSON_AddObjectToObject(ct, "shared");
+        cJSON_AddNumberToObject(sh, "ld_requests", o->shared_ld_requests);
+        cJSON_AddNumberToObject(sh, "st_requests", o->shared_st_requests);
+        cJSON_AddNumberToObject(sh, "ld_bank_conflicts", o->shared_ld_conflicts);
+        cJSON_AddNumberToObject(sh, "st_bank_conflicts", o->shared_st_conflicts);
+    }
+    return ct;
+}
+
+static cJSON *coalescing_json(const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddBoolToObject(e, "measured", o->efficiency_measured);
+    cJSON_AddStringToObject(e, "definition",
+                            by_trace(o)
+                                ? "ideal sectors / sectors, ideal = ceil(unique bytes / 32) per "
+                                  "request (a broadcast is 100%)"
+                                : "bytes requested / (32 x sectors), per Nsight Compute");
+    cJSON_AddStringToObject(e, "engine", oc_engine_name(o->engine));
+    cJSON_AddStringToObject(e, "disagreement", o->disagreement);
+    cJSON_AddItemToObject(e, "trace", trace_json(o));
+    cJSON_AddItemToObject(e, "counters", counters_json(o));
+    if (o->efficiency_measured && by_trace(o)) {
+        cJSON_AddItemToObject(e, "loads",
+                              tally_eff_json(&o->trace_loads, o->load_eff, s->min_load_eff));
+        cJSON_AddItemToObject(e, "stores",
+                              tally_eff_json(&o->trace_stores, o->store_eff, s->min_store_eff));
+    } else if (o->efficiency_measured) {
+        cJSON_AddItemToObject(e, "loads", traffic_json(&o->load, o->load_eff, s->min_load_eff));
+        cJSON_AddItemToObject(e, "stores", traffic_json(&o->store, o->store_eff, s->min_store_eff));
+    }
+    return e;
+}
+
+/* The timing engine's figures and, where the lab has one, the speed gate. */
+static void timing_json(cJSON *j, const oc_outcome *o)
+{
+    const lab_spec *s = o->spec;
+    cJSON *t = cJSON_AddObjectToObject(j, "timing");
+    cJSON_AddBoolToObject(t, "measured", o->timed);
+    if (o->timed) {
+        cJSON_AddNumberToObject(t, "median_ms", o->student_ms);
+        cJSON_AddNumberToObject(t, "bytes_per_s", o->student_bytes_per_s);
+        cJSON_AddNumberToObject(t, "sol_copy_bytes_per_s", o->sol_bytes_per_s);
+        cJSON_AddNumberToObject(t, "fraction_of_sol",
+                                o->sol_bytes_per_s > 0 ? o->student_bytes_per_s / o->sol_bytes_per_s
+                                                       : 0.0);
+    }
+    if (s->points_speed > 0) {
+        cJSON *sp = cJSON_AddObjectToObject(j, "speed");
+        cJSON_AddBoolToObject(sp, "measured", o->speedup > 0);
+        cJSON_AddStringToObject(sp, "baseline", s->baseline_text ? s->baseline_text : "");
+        cJSON_AddNumberToObject(sp, "baseline_ms", o->baseline_ms);
+        cJSON_AddNumberToObject(sp, "student_ms", o->student_ms);
+        cJSON_AddNumberToObject(sp, "speedup", o->speedup);
+        cJSON_AddNumberToObject(sp, "min_speedup", s->min_speedup);
+        cJSON_AddNumberToObject(sp, "score", o->score_speed);
+        cJSON_AddNumberToObject(sp, "max_score", s->points_speed);
+    }
+}
+
 static cJSON *lab_json(const oc_outcome *o)
 {
     const lab_spec *s = o->spec;
@@ -275,6 +388,7 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddStringToObject(j, "kernel", o->kernel_path);
     cJSON_AddStringToObject(j, "size", s->size_text);
     cJSON_AddStringToObject(j, "verdict", verdict_word(o->verdict));
+    cJSON_AddStringToObject(j, "stage", oc_stage_name(o->stage));
     cJSON_AddNumberToObject(j, "score", o->score);
     cJSON_AddNumberToObject(j, "max_score", o->max_score);
     cJSON_AddStringToObject(j, "reason", o->reason);
@@ -299,79 +413,8 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddStringToObject(c, "summary", o->check.summary);
     cJSON_AddStringToObject(c, "details", o->check.details);
 
-    cJSON *e = cJSON_AddObjectToObject(j, "coalescing");
-    cJSON_AddBoolToObject(e, "measured", o->efficiency_measured);
-    cJSON_AddStringToObject(e, "definition",
-                            by_trace(o)
-                                ? "ideal sectors / sectors, ideal = ceil(unique bytes / 32) per "
-                                  "request (a broadcast is 100%)"
-                                : "bytes requested / (32 x sectors), per Nsight Compute");
-    cJSON_AddStringToObject(e, "engine", oc_engine_name(o->engine));
-    cJSON_AddStringToObject(e, "disagreement", o->disagreement);
-    cJSON *tr = cJSON_AddObjectToObject(e, "trace");
-    cJSON_AddStringToObject(tr, "state", engine_word(o->trace));
-    cJSON_AddStringToObject(tr, "why", o->trace_why);
-    if (o->trace == OC_ENGINE_OK) {
-        cJSON_AddNumberToObject(tr, "sample", o->trace_sample);
-        cJSON_AddNumberToObject(tr, "records", o->trace_records);
-        cJSON_AddNumberToObject(tr, "dropped", o->trace_dropped);
-        cJSON_AddNumberToObject(tr, "seconds", o->trace_s);
-        cJSON_AddItemToObject(tr, "loads", tally_json(&o->trace_loads));
-        cJSON_AddItemToObject(tr, "stores", tally_json(&o->trace_stores));
-        if (o->blamed) {
-            const oc_worst *b = o->blamed;
-            cJSON *w = cJSON_AddObjectToObject(tr, "worst");
-            cJSON_AddStringToObject(w, "kernel", b->kernel);
-            cJSON_AddStringToObject(w, "file", b->file);
-            cJSON_AddNumberToObject(w, "line", b->line);
-            cJSON_AddStringToObject(w, "source", b->text);
-            cJSON_AddStringToObject(w, "op", b->is_store ? "store" : "load");
-            cJSON_AddNumberToObject(w, "size", b->size);
-            cJSON_AddItemToObject(w, "tally", tally_json(&b->tally));
-        }
-    }
-    cJSON *ct = cJSON_AddObjectToObject(e, "counters");
-    cJSON_AddStringToObject(ct, "state", engine_word(o->counters));
-    cJSON_AddStringToObject(ct, "why", o->counters_why);
-    cJSON_AddStringToObject(ct, "kernels", o->counters_kernels);
-    if (o->counters == OC_ENGINE_OK) {
-        cJSON *sh = cJSON_AddObjectToObject(ct, "shared");
-        cJSON_AddNumberToObject(sh, "ld_requests", o->shared_ld_requests);
-        cJSON_AddNumberToObject(sh, "st_requests", o->shared_st_requests);
-        cJSON_AddNumberToObject(sh, "ld_bank_conflicts", o->shared_ld_conflicts);
-        cJSON_AddNumberToObject(sh, "st_bank_conflicts", o->shared_st_conflicts);
-    }
-    if (o->efficiency_measured && by_trace(o)) {
-        cJSON_AddItemToObject(e, "loads",
-                              tally_eff_json(&o->trace_loads, o->load_eff, s->min_load_eff));
-        cJSON_AddItemToObject(e, "stores",
-                              tally_eff_json(&o->trace_stores, o->store_eff, s->min_store_eff));
-    } else if (o->efficiency_measured) {
-        cJSON_AddItemToObject(e, "loads", traffic_json(&o->load, o->load_eff, s->min_load_eff));
-        cJSON_AddItemToObject(e, "stores", traffic_json(&o->store, o->store_eff, s->min_store_eff));
-    }
-
-    cJSON *t = cJSON_AddObjectToObject(j, "timing");
-    cJSON_AddBoolToObject(t, "measured", o->timed);
-    if (o->timed) {
-        cJSON_AddNumberToObject(t, "median_ms", o->student_ms);
-        cJSON_AddNumberToObject(t, "bytes_per_s", o->student_bytes_per_s);
-        cJSON_AddNumberToObject(t, "sol_copy_bytes_per_s", o->sol_bytes_per_s);
-        cJSON_AddNumberToObject(t, "fraction_of_sol",
-                                o->sol_bytes_per_s > 0 ? o->student_bytes_per_s / o->sol_bytes_per_s
-                                                       : 0.0);
-    }
-    if (s->points_speed > 0) {
-        cJSON *sp = cJSON_AddObjectToObject(j, "speed");
-        cJSON_AddBoolToObject(sp, "measured", o->speedup > 0);
-        cJSON_AddStringToObject(sp, "baseline", s->baseline_text ? s->baseline_text : "");
-        cJSON_AddNumberToObject(sp, "baseline_ms", o->baseline_ms);
-        cJSON_AddNumberToObject(sp, "student_ms", o->student_ms);
-        cJSON_AddNumberToObject(sp, "speedup", o->speedup);
-        cJSON_AddNumberToObject(sp, "min_speedup", s->min_speedup);
-        cJSON_AddNumberToObject(sp, "score", o->score_speed);
-        cJSON_AddNumberToObject(sp, "max_score", s->points_speed);
-    }
+    cJSON_AddItemToObject(j, "coalescing", coalescing_json(o));
+    timing_json(j, o);
     if (o->trace_smaller && s->trace_size_text)
         cJSON_AddStringToObject(j, "trace_size", s->trace_size_text);
     return j;

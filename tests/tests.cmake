@@ -32,9 +32,15 @@ add_test(NAME unit_student_regions
 add_test(NAME unit_student_makefile
          COMMAND make -s -C ${PROJECT_SOURCE_DIR} -f Makefile.student -j2
                  BUILD=${PROJECT_BINARY_DIR}/student NVCC=${CMAKE_CUDA_COMPILER} all)
-set_tests_properties(unit_grade_cli unit_student_regions unit_student_makefile
+# Every mutant patch still applies to the file it names, and compiles.
+list(GET CMAKE_CUDA_ARCHITECTURES 0 CL_FIRST_ARCH)
+string(REGEX REPLACE "[^0-9]" "" CL_FIRST_ARCH "${CL_FIRST_ARCH}")
+add_test(NAME unit_submissions
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/submissions.sh ${PROJECT_SOURCE_DIR}
+                 ${CMAKE_CUDA_COMPILER} sm_${CL_FIRST_ARCH})
+set_tests_properties(unit_grade_cli unit_student_regions unit_student_makefile unit_submissions
                      PROPERTIES LABELS unit TIMEOUT 300)
-set_tests_properties(unit_student_regions PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(unit_student_regions unit_submissions PROPERTIES SKIP_RETURN_CODE 77)
 # The student edition must hold no solution and still build with the student's Makefile.
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}

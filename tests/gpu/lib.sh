@@ -1,6 +1,7 @@
 # lib.sh - what the per-lab GPU tests share; sourced by labNN.sh, which first sets
 #     build (the build folder), src (the source folder), case (solution, stub or a mutant's name)
-# and then calls grade_case NN SLUG SEED to grade it with the real grader (JSON report).
+# and then calls grade_case NN SLUG SEED to grade it with the real grader (JSON report). A mutant
+# is tests/submissions/NN-slug/CASE.cu or CASE.patch (tests/submissions/apply.sh makes the file).
 # Afterwards: status (grade's exit status), verdict, ld and st (graded efficiencies, may be
 # empty), and the helpers fail, get, ge, expect_fail, correct, wrong.
 # Exits 77 (skipped) when this machine has no GPU.
@@ -23,6 +24,15 @@ wrong() {
     get labs.0.correctness.details | grep -q '\[' || fail "no coordinates shown"
 }
 
+# mutant NN-SLUG: makes $out/$case.cu, the kernel of mutant $case, and sets kfile to it; fails
+# when there is no such mutant or its patch no longer applies
+mutant() {
+    m=$src/tests/submissions/$1/$case
+    if [ -f "$m.cu" ]; then m=$m.cu; elif [ -f "$m.patch" ]; then m=$m.patch; else fail "no mutant '$m'"; fi
+    kfile=$out/$case.cu
+    sh "$src/tests/submissions/apply.sh" "$m" "$kfile" 2>"$out/stderr" || fail "the mutant cannot be made"
+}
+
 # grade_case NN SLUG SEED [GRADE OPTIONS...]
 grade_case() {
     lab=$1 slug=$2 seed=$3
@@ -30,7 +40,7 @@ grade_case() {
     case $case in
     solution) set -- "$@" --solution "$lab" ;;
     stub) set -- "$@" "$lab" ;;
-    *) set -- "$@" --kernel "$src/tests/submissions/$lab-$slug/$case.cu" "$lab" ;;
+    *) mutant "$lab-$slug"; set -- "$@" --kernel "$kfile" "$lab" ;;
     esac
     "$grade" --format json --output "$report" --seed "$seed" "$@" 2>"$out/stderr"
     status=$?

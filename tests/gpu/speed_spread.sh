@@ -15,7 +15,8 @@ for who in solution tile16 naive_x_on_columns; do
     case $who in
     solution) k=solutions/04-matmul/kernel.cu ;;
     tile16) k=$tmp/tile16.cu ;;
-    *) k=tests/submissions/04-matmul/$who.cu ;;
+    *) k=$tmp/$who.cu
+       sh tests/submissions/apply.sh tests/submissions/04-matmul/$who.patch "$k" || exit 1 ;;
     esac
     printf '%-22s' "$who"
     for seed in $seeds; do

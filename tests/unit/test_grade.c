@@ -603,6 +603,49 @@ static void test_decide_smaller_trace_and_full_size_counters_short(void **state)
     assert_verdict(&o, OC_PASS, 95, 95);
 }
 
+/* ---- the stage: which gate stopped the lab, for the report to read ---- */
+
+static void test_decide_records_the_stage(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    gr_decide(&o);
+    assert_int_equal(o.stage, OC_STAGE_PASSED);
+    assert_string_equal(oc_stage_name(o.stage), "passed");
+
+    o = good_outcome(lab01());
+    o.compiled = 0;
+    o.ran = 0; /* a later gate's failure does not hide the first */
+    gr_decide(&o);
+    assert_int_equal(o.stage, OC_STAGE_BUILD);
+
+    o = good_outcome(lab01());
+    o.guards_intact = 0;
+    o.check.passed = 0;
+    gr_decide(&o);
+    assert_int_equal(o.stage, OC_STAGE_GUARDS);
+
+    o = good_outcome(lab01());
+    o.check.passed = 0;
+    gr_decide(&o);
+    assert_int_equal(o.stage, OC_STAGE_CORRECTNESS);
+
+    o = good_outcome(lab01());
+    o.counters = OC_ENGINE_NO_PERMISSION;
+    gr_decide(&o);
+    assert_int_equal(o.stage, OC_STAGE_UNMEASURED);
+
+    o = good_outcome(lab01());
+    o.store = traffic(1000, 8, 128);
+    gr_decide(&o);
+    assert_int_equal(o.stage, OC_STAGE_COALESCING);
+    assert_string_equal(oc_stage_name(o.stage), "coalescing");
+
+    o = gated_outcome(4, 2.5);
+    gr_decide(&o);
+    assert_int_equal(o.stage, OC_STAGE_SPEED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_decide_counters_no_permission),
         cmocka_unit_test(test_decide_counters_not_run),
         cmocka_unit_test(test_decide_all_coalesced_passes),
+        cmocka_unit_test(test_decide_records_the_stage),
         cmocka_unit_test(test_decide_strided_fails_both),
         cmocka_unit_test(test_decide_stores_low_only),
         cmocka_unit_test(test_decide_loads_low_only),
