@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "exit_codes.h"
 #include "runner.h"
 
 const char *dr_counter_fix(const char *os_id)
@@ -137,54 +138,67 @@ static int counters_check(const gr_config *cfg, const char *workdir, FILE *out)
     return bad_state;
 }
 
-int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
+/* The GPU and its driver; returns 1 when there is a usable GPU. */
+static int gpu_check(const gr_config *cfg, const char *workdir, FILE *out)
 {
-    int problems = 0;
-    char text[1024];
-    fprintf(out, "grade --doctor: what grading needs on this machine\n");
-
-    if (access(cfg->worker, X_OK) != 0) {
-        snprintf(text, sizeof text, "'%s' is missing: rebuild (make -f Makefile.student)",
-                 cfg->worker);
-        line(out, "FAIL", "grader", text);
-        return 3;
-    }
     di_info dev;
-    char why[1024];
+    char why[1024], text[1024], drv[16], rt[16];
     int gpu = gr_probe(cfg, workdir, &dev, why, sizeof why);
-    char drv[16], rt[16];
     di_version_string(dev.driver_version, drv, sizeof drv);
     di_version_string(dev.runtime_version, rt, sizeof rt);
-    if (gpu == 0) {
-        snprintf(text, sizeof text, "%s (compute capability %d.%d, %d SMs, %.0f MB L2)", dev.name,
-                 dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6);
-        line(out, "ok", "GPU", text);
-        snprintf(text, sizeof text, "supports CUDA %s; the grader runs on CUDA %s", drv, rt);
-        line(out, "ok", "driver", text);
-    } else {
+    if (gpu != 0) {
         line(out, "FAIL", "GPU", why);
         fix(out, "check 'nvidia-smi'; install or update the NVIDIA driver");
-        ++problems;
+        return 0;
     }
+    snprintf(text, sizeof text, "%s (compute capability %d.%d, %d SMs, %.0f MB L2)", dev.name,
+             dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6);
+    line(out, "ok", "GPU", text);
+    snprintf(text, sizeof text, "supports CUDA %s; the grader runs on CUDA %s", drv, rt);
+    line(out, "ok", "driver", text);
+    return 1;
+}
 
-    char nv[32];
+/* The CUDA compiler; returns 1 when it runs. */
+static int nvcc_check(const gr_config *cfg, FILE *out)
+{
+    char nv[32], text[1024];
     dr_nvcc_version(cfg->nvcc, nv, sizeof nv);
     if (*nv) {
         snprintf(text, sizeof text, "%s (release %s)", cfg->nvcc, nv);
         line(out, "ok", "nvcc", text);
-    } else {
-        snprintf(text, sizeof text, "cannot run '%s'", cfg->nvcc);
-        line(out, "FAIL", "nvcc", text);
-        fix(out, "install the CUDA Toolkit, or name the compiler: NVCC=/path/to/nvcc");
-        ++problems;
+        return 1;
     }
+    snprintf(text, sizeof text, "cannot run '%s'", cfg->nvcc);
+    line(out, "FAIL", "nvcc", text);
+    fix(out, "install the CUDA Toolkit, or name the compiler: NVCC=/path/to/nvcc");
+    return 0;
+}
 
+/* Whether the trace engine was built beside the grading child. */
+static int tracer_built(const gr_config *cfg)
+{
     char lib[4200], fatbin[4200];
     snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(fatbin, sizeof fatbin, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
-    int traced = access(lib, R_OK) == 0 && access(fatbin, R_OK) == 0;
+    return access(lib, R_OK) == 0 && access(fatbin, R_OK) == 0;
+}
+
+int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
+{
+    fprintf(out, "grade --doctor: what grading needs on this machine\n");
+    if (access(cfg->worker, X_OK) != 0) {
+        char text[4200];
+        snprintf(text, sizeof text, "'%s' is missing: rebuild (make -f Makefile.student)",
+                 cfg->worker);
+        line(out, "FAIL", "grader", text);
+        return CL_EXIT_ENV;
+    }
+    int gpu = gpu_check(cfg, workdir, out);
+    int problems = !gpu + !nvcc_check(cfg, out);
+    int traced = tracer_built(cfg);
     /* Counters only corroborate when the trace engine is there: not having them is no problem. */
-    if (gpu == 0) {
+    if (gpu) {
         int bad = counters_check(cfg, workdir, out);
         problems += bad && !traced;
         if (bad && traced)
@@ -192,7 +206,6 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
     } else {
         line(out, "--", "counters", "not checked without a GPU");
     }
-
     if (traced) {
         line(out, "ok", "trace engine", "built (Compute Sanitizer API; needs no permission)");
     } else {
@@ -203,5 +216,5 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
     fprintf(out, "%s\n",
             problems ? "some checks failed: grading cannot measure everything here"
                      : "everything grading needs is here");
-    return problems ? 3 : 0;
+    return problems ? CL_EXIT_ENV : CL_EXIT_OK;
 }
