@@ -40,10 +40,16 @@ cudaError_t tm_measure(tm_work work, void *ctx, const tm_options *opt, tm_result
         err = cudaEventCreate(&start);
     if (err == cudaSuccess)
         err = cudaEventCreate(&stop);
-    for (int i = 0; err == cudaSuccess && i < opt->warmup; ++i)
-        err = work(ctx);
+    for (int i = 0; err == cudaSuccess && i < opt->warmup; ++i) {
+        if (opt->before)
+            err = opt->before(opt->before_ctx);
+        if (err == cudaSuccess)
+            err = work(ctx);
+    }
     for (int i = 0; err == cudaSuccess && i < repeats; ++i) {
-        if (flush)
+        if (opt->before)
+            err = opt->before(opt->before_ctx);
+        if (err == cudaSuccess && flush)
             err = cudaMemsetAsync(flush, i & 0xff, opt->flush_bytes, 0);
         if (err == cudaSuccess)
             err = cudaEventRecord(start, 0);

@@ -25,6 +25,10 @@ typedef struct tm_options {
     /* Wait for the whole device (every stream) before the stop event, so that work launched on
      * another stream is timed too; adds the host's synchronisation latency (microseconds). */
     int sync_device;
+    /* Optional: called before every run, warm-up or timed, outside the timed region (a
+     * replay reloads its module there, so that no run sees the state of the one before). */
+    tm_work before;
+    void *before_ctx;
 } tm_options;
 
 typedef struct tm_result {

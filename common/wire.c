@@ -14,7 +14,8 @@
 
 /* ---- modes and the command line ---- */
 
-static const char *const mode_names[WI_NMODES] = {"probe", "run", "counters", "trace", "explore"};
+static const char *const mode_names[WI_NMODES] = {"probe",    "record", "run",
+                                                  "counters", "trace",  "explore"};
 
 const char *wi_mode_name(wi_mode m)
 {
@@ -50,6 +51,14 @@ int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
         argv[n++] = "--kernel";
         argv[n++] = a->kernel;
     }
+    if (a->image) {
+        argv[n++] = "--image";
+        argv[n++] = a->image;
+    }
+    if (a->record) {
+        argv[n++] = "--record";
+        argv[n++] = a->record;
+    }
     if (a->no_timing)
         argv[n++] = "--no-timing";
     if (a->shared_counters)
@@ -73,6 +82,8 @@ int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t wh
         const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         const char **slot = !strcmp(opt, "--lab")       ? &a->lab
                             : !strcmp(opt, "--kernel")  ? &a->kernel
+                            : !strcmp(opt, "--image")   ? &a->image
+                            : !strcmp(opt, "--record")  ? &a->record
                             : !strcmp(opt, "--workdir") ? &a->workdir
                                                         : NULL;
         if (!strcmp(opt, "--no-timing")) {
@@ -148,6 +159,7 @@ static void text(reader *r, const cJSON *o, const char *where, const char *key, 
 {
     const cJSON *v = item(r, o, where, key, cJSON_IsString, "text");
     snprintf(buf, size, "%s", v ? v->valuestring : "");
+    wi_clean_text(buf); /* a child's strings may come from student code */
 }
 
 static const cJSON *object(reader *r, const cJSON *o, const char *where, const char *key)
@@ -378,6 +390,217 @@ int wi_result_from_json(const cJSON *o, wi_result *res, char *why, size_t why_si
     return r.failed ? -1 : 0;
 }
 
+/* ---- record.json ---- */
+
+static void hex_encode(const unsigned char *b, size_t n, char *out)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; ++i) {
+        out[2 * i] = digits[b[i] >> 4];
+        out[2 * i + 1] = digits[b[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static int hex_decode(const char *s, unsigned char *b, size_t max, uint32_t *n)
+{
+    size_t len = strlen(s);
+    if (len % 2 || len / 2 > max)
+        return -1;
+    for (size_t i = 0; i < len / 2; ++i) {
+        unsigned v;
+        if (sscanf(s + 2 * i, "%2x", &v) != 1)
+            return -1;
+        b[i] = (unsigned char)v;
+    }
+    *n = (uint32_t)(len / 2);
+    return 0;
+}
+
+static cJSON *u32_array(const uint32_t *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; ++i)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+/* Reads a list of exactly n (or, with n < 0, at most max) numbers into v; returns how many. */
+static int u32_list(reader *r, const cJSON *o, const char *where, const char *key, uint32_t *v,
+                    int n, int max)
+{
+    const cJSON *a = array(r, o, where, key), *e;
+    int got = 0;
+    cJSON_ArrayForEach(e, a)
+    {
+        if (got == (n >= 0 ? n : max) || !cJSON_IsNumber(e) || e->valuedouble < 0 ||
+            e->valuedouble > 4294967295.0) {
+            missing(r, where, key, n >= 0 ? "list of the right length of" : "short list of");
+            return got;
+        }
+        v[got++] = (uint32_t)e->valuedouble;
+    }
+    if (a && n >= 0 && got != n)
+        missing(r, where, key, "list of the right length of");
+    return got;
+}
+
+static cJSON *op_to_json(const wi_op *op)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (op->kind == WI_OP_COPY) {
+        cJSON_AddStringToObject(o, "op", "copy");
+        cJSON_AddNumberToObject(o, "dst_buffer", op->dst_buffer);
+        cJSON_AddNumberToObject(o, "dst_delta", (double)op->dst_delta);
+        cJSON_AddNumberToObject(o, "src_buffer", op->src_buffer);
+        cJSON_AddNumberToObject(o, "src_delta", (double)op->src_delta);
+        cJSON_AddNumberToObject(o, "bytes", (double)op->bytes);
+        return o;
+    }
+    cJSON_AddStringToObject(o, "op", "launch");
+    cJSON_AddStringToObject(o, "kernel", op->kernel);
+    cJSON_AddItemToObject(o, "grid", u32_array(op->grid, 3));
+    cJSON_AddItemToObject(o, "block", u32_array(op->block, 3));
+    cJSON_AddNumberToObject(o, "shared_bytes", op->shared_bytes);
+    cJSON_AddItemToObject(o, "param_offset", u32_array(op->param_offset, (int)op->nparams));
+    cJSON_AddItemToObject(o, "param_size", u32_array(op->param_size, (int)op->nparams));
+    char *hex = malloc(2 * (size_t)op->param_bytes + 1);
+    if (hex) {
+        hex_encode(op->params, op->param_bytes, hex);
+        cJSON_AddStringToObject(o, "params", hex);
+        free(hex);
+    }
+    cJSON *rel = cJSON_AddArrayToObject(o, "relocs");
+    for (uint32_t i = 0; i < op->nrelocs; ++i) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddNumberToObject(x, "offset", op->relocs[i].offset);
+        cJSON_AddNumberToObject(x, "buffer", op->relocs[i].buffer);
+        cJSON_AddNumberToObject(x, "delta", (double)op->relocs[i].delta);
+        cJSON_AddItemToArray(rel, x);
+    }
+    return o;
+}
+
+/* Whether [delta, delta + bytes) lies inside buffer b of r. */
+static int inside(const wi_record *r, uint32_t b, uint64_t delta, uint64_t bytes)
+{
+    return b < r->nbuffers && delta <= r->buffers[b].bytes && bytes <= r->buffers[b].bytes - delta;
+}
+
+static void launch_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *op)
+{
+    const char *w = "ops[]";
+    text(r, o, w, "kernel", op->kernel, sizeof op->kernel);
+    u32_list(r, o, w, "grid", op->grid, 3, 3);
+    u32_list(r, o, w, "block", op->block, 3, 3);
+    op->shared_bytes = (uint32_t)num(r, o, w, "shared_bytes");
+    op->nparams = (uint32_t)u32_list(r, o, w, "param_offset", op->param_offset, -1, WI_MAX_PARAMS);
+    u32_list(r, o, w, "param_size", op->param_size, (int)op->nparams, WI_MAX_PARAMS);
+    char hex[2 * WI_MAX_PARAM_BYTES + 2];
+    text(r, o, w, "params", hex, sizeof hex);
+    if (!r->failed && hex_decode(hex, op->params, sizeof op->params, &op->param_bytes) != 0)
+        missing(r, w, "params", "hex string of at most 4096 bytes,");
+    for (uint32_t i = 0; !r->failed && i < op->nparams; ++i)
+        if (op->param_offset[i] > op->param_bytes ||
+            op->param_size[i] > op->param_bytes - op->param_offset[i])
+            missing(r, w, "param_offset", "parameter inside the parameters, a");
+    const cJSON *rel = array(r, o, w, "relocs"), *x;
+    cJSON_ArrayForEach(x, rel)
+    {
+        if (op->nrelocs == WI_MAX_RELOCS) {
+            missing(r, w, "relocs", "short enough list of");
+            break;
+        }
+        wi_reloc *re = &op->relocs[op->nrelocs++];
+        re->offset = (uint32_t)num(r, x, "ops[].relocs[]", "offset");
+        re->buffer = (uint32_t)num(r, x, "ops[].relocs[]", "buffer");
+        re->delta = count(r, x, "ops[].relocs[]", "delta");
+        if (!r->failed && (re->offset % 8 || re->offset + 8 > op->param_bytes ||
+                           !inside(rec, re->buffer, re->delta, 0)))
+            missing(r, "ops[].relocs[]", "offset",
+                    "relocation inside the parameters and a buffer:");
+    }
+}
+
+static void op_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *op)
+{
+    char kind[16];
+    text(r, o, "ops[]", "op", kind, sizeof kind);
+    if (!strcmp(kind, "launch")) {
+        op->kind = WI_OP_LAUNCH;
+        launch_read(r, o, rec, op);
+        return;
+    }
+    op->kind = WI_OP_COPY;
+    op->dst_buffer = (uint32_t)num(r, o, "ops[]", "dst_buffer");
+    op->dst_delta = count(r, o, "ops[]", "dst_delta");
+    op->src_buffer = (uint32_t)num(r, o, "ops[]", "src_buffer");
+    op->src_delta = count(r, o, "ops[]", "src_delta");
+    op->bytes = count(r, o, "ops[]", "bytes");
+    if (!r->failed &&
+        (strcmp(kind, "copy") || !inside(rec, op->dst_buffer, op->dst_delta, op->bytes) ||
+         !inside(rec, op->src_buffer, op->src_delta, op->bytes)))
+        missing(r, "ops[]", "op", "launch, or copy inside the lab's buffers, as");
+}
+
+cJSON *wi_record_to_json(const wi_record *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "refused", r->refused);
+    cJSON *bs = cJSON_AddArrayToObject(o, "buffers");
+    for (uint32_t i = 0; i < r->nbuffers && i < WI_MAX_BUFFERS; ++i) {
+        cJSON *b = cJSON_CreateObject();
+        cJSON_AddStringToObject(b, "name", r->buffers[i].name);
+        cJSON_AddNumberToObject(b, "bytes", (double)r->buffers[i].bytes);
+        cJSON_AddItemToArray(bs, b);
+    }
+    cJSON *v = cJSON_AddArrayToObject(o, "lab_values");
+    for (int i = 0; i < WI_LAB_VALUES; ++i)
+        cJSON_AddItemToArray(v, cJSON_CreateNumber((double)r->lab_values[i]));
+    cJSON *ops = cJSON_AddArrayToObject(o, "ops");
+    for (uint32_t i = 0; i < r->nops && i < WI_MAX_OPS; ++i)
+        cJSON_AddItemToArray(ops, op_to_json(&r->ops[i]));
+    return o;
+}
+
+int wi_record_from_json(const cJSON *o, wi_record *rec, char *why, size_t why_size)
+{
+    reader r = {why, why_size, 0};
+    memset(rec, 0, sizeof *rec);
+    text(&r, o, "", "refused", rec->refused, sizeof rec->refused);
+    const cJSON *bs = array(&r, o, "", "buffers"), *b;
+    cJSON_ArrayForEach(b, bs)
+    {
+        if (rec->nbuffers == WI_MAX_BUFFERS) {
+            missing(&r, "", "buffers", "short enough list of");
+            break;
+        }
+        wi_buffer_info *bi = &rec->buffers[rec->nbuffers++];
+        text(&r, b, "buffers[]", "name", bi->name, sizeof bi->name);
+        bi->bytes = count(&r, b, "buffers[]", "bytes");
+    }
+    const cJSON *v = array(&r, o, "", "lab_values"), *x;
+    int nv = 0;
+    cJSON_ArrayForEach(x, v)
+    {
+        if (nv < WI_LAB_VALUES && cJSON_IsNumber(x) && x->valuedouble >= 0)
+            rec->lab_values[nv] = (uint64_t)x->valuedouble;
+        ++nv;
+    }
+    if (v && nv != WI_LAB_VALUES)
+        missing(&r, "", "lab_values", "list of 4");
+    const cJSON *ops = array(&r, o, "", "ops"), *op;
+    cJSON_ArrayForEach(op, ops)
+    {
+        if (rec->nops == WI_MAX_OPS) {
+            missing(&r, "", "ops", "short enough list of");
+            break;
+        }
+        op_read(&r, op, rec, &rec->ops[rec->nops++]);
+    }
+    return r.failed ? -1 : 0;
+}
+
 /* ---- trace.json ---- */
 
 static cJSON *instruction_to_json(const ta_instruction *in)
@@ -533,23 +756,24 @@ int wi_write_file(const char *path, const cJSON *json)
     return ok ? 0 : -1;
 }
 
-cJSON *wi_read_file(const char *path, char *why, size_t why_size)
+void *wi_read_bytes(const char *path, size_t max, size_t *size, char *why, size_t why_size)
 {
+    *size = 0;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0) {
         snprintf(why, why_size, "no record '%s'", path);
         return NULL;
     }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > WI_MAX_FILE_BYTES) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
         snprintf(why, why_size, "'%s' is not a record (not a regular file, or too large)", path);
         close(fd);
         return NULL;
     }
-    size_t size = (size_t)st.st_size, got = 0;
-    char *buf = malloc(size + 1);
-    while (buf && got < size) {
-        ssize_t n = read(fd, buf + got, size - got);
+    size_t want = (size_t)st.st_size, got = 0;
+    char *buf = malloc(want + 1);
+    while (buf && got < want) {
+        ssize_t n = read(fd, buf + got, want - got);
         if (n <= 0)
             break;
         got += (size_t)n;
@@ -560,9 +784,33 @@ cJSON *wi_read_file(const char *path, char *why, size_t why_size)
         return NULL;
     }
     buf[got] = '\0';
+    *size = got;
+    return buf;
+}
+
+cJSON *wi_read_file(const char *path, char *why, size_t why_size)
+{
+    size_t n;
+    char *buf = wi_read_bytes(path, WI_MAX_FILE_BYTES, &n, why, why_size);
+    if (!buf)
+        return NULL;
     cJSON *json = cJSON_Parse(buf);
     free(buf);
     if (!json)
         snprintf(why, why_size, "'%s' is not valid JSON", path);
     return json;
+}
+
+void wi_clean_text(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    for (; p && *p; ++p) {
+        if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+            *p = '?';
+        else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1 controls, U+0080-U+009F */
+            p[0] = p[1] = '?';
+        else if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+                                  (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
+            p[0] = p[1] = p[2] = '?'; /* bidirectional overrides and isolates */
+    }
 }

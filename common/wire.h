@@ -4,7 +4,9 @@
  * files and environment variables, and one record type per message, each with a writer and a
  * reader. Nothing else writes or reads these names.
  *
- *   grader --argv (wi_args)--> grade-worker --result.json (wi_result)--> grader
+ *   grader --argv (wi_args)--> grade-worker record --result.json (wi_result)--> grader
+ *                                   |            --record.json (wi_record)--> the replays
+ *                              grade-worker run|trace|counters (replays) --result.json--> grader
  *                                   | tracer.c --trace.json (wi_trace)--> grader
  *
  * Records travel as JSON (cJSON) files in the child's work folder. A writer returns a new
@@ -34,6 +36,8 @@ extern "C" {
 #define WI_RESULT_FILE "result.json"             /* the child's record, in its work folder */
 #define WI_TRACE_FILE "trace.json"               /* the tracer's record, beside it */
 #define WI_EXPLORE_CSV "explore.csv"             /* an explore run's table */
+#define WI_RECORD_FILE "record.json"             /* the student's launches, recorded */
+#define WI_TRACE_RECORD_FILE "record-trace.json" /* the same, on the trace's smaller problem */
 #define WI_TRACER_LIB "libcl_tracer.so"          /* the trace engine, beside grade-worker */
 #define WI_TRACER_PATCH "cl_trace_patch.fatbin"  /* its device patch, beside it */
 #define WI_ENV_INJECTION "CUDA_INJECTION64_PATH" /* how the driver is told to load the tracer */
@@ -49,9 +53,10 @@ extern "C" {
 
 typedef enum wi_mode {
     WI_PROBE,    /* what GPU is there */
-    WI_RUN,      /* the lab's work once, its outputs saved; then (unless told not) timed */
-    WI_COUNTERS, /* the lab's work once under CUPTI; without a lab, the doctor's self-test */
-    WI_TRACE,    /* the lab's work once, traced (the tracer is injected by the grader) */
+    WI_RECORD,   /* the student's host code, once: its launches recorded, its outputs saved */
+    WI_RUN,      /* a replay, its outputs saved; then (unless told not) timed replays */
+    WI_COUNTERS, /* a replay under CUPTI; without a lab, the doctor's self-test */
+    WI_TRACE,    /* a replay, traced (the tracer is injected by the grader) */
     WI_EXPLORE,  /* the lab's explore run: grader-owned kernels, a table and a CSV */
     WI_NMODES
 } wi_mode;
@@ -64,14 +69,16 @@ int wi_mode_parse(const char *name, wi_mode *m);
 typedef struct wi_args {
     wi_mode mode;
     const char *lab;     /* the lab's number, or NULL */
-    const char *kernel;  /* the compiled kernel object, or NULL */
+    const char *kernel;  /* WI_RECORD: the compiled kernel object (host and device code) */
+    const char *image;   /* the replays: the kernel's device code alone (a fatbin) */
+    const char *record;  /* the replays: the record of the launches to replay */
     const char *workdir; /* where the child writes (required) */
     uint64_t seed;
     int no_timing;       /* WI_RUN: save the outputs, time nothing */
     int shared_counters; /* WI_COUNTERS: read shared-memory bank conflicts too */
 } wi_args;
 
-#define WI_MAX_ARGV 16
+#define WI_MAX_ARGV 24
 /* Writes the command line for a into argv (program first, NULL last), the seed's digits into
  * seed (which must outlive argv). Returns the number of arguments. */
 int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
@@ -161,6 +168,60 @@ typedef struct wi_result {
 cJSON *wi_result_to_json(const wi_result *r);
 int wi_result_from_json(const cJSON *o, wi_result *r, char *why, size_t why_size);
 
+/* ---- record.json: what the student's launcher did ---- */
+
+#define WI_MAX_BUFFERS 16
+#define WI_MAX_OPS 64
+#define WI_MAX_PARAMS 64
+#define WI_MAX_PARAM_BYTES 4096
+#define WI_MAX_RELOCS 64
+#define WI_LAB_VALUES 4
+
+/* A pointer in a kernel's parameters, as a place in one of the lab's buffers: the 8 bytes at
+ * offset in the parameters are buffer's address (in the replaying process) + delta. */
+typedef struct wi_reloc {
+    uint32_t offset;
+    uint32_t buffer;
+    uint64_t delta;
+} wi_reloc;
+
+typedef enum wi_op_kind { WI_OP_LAUNCH, WI_OP_COPY } wi_op_kind;
+
+typedef struct wi_op {
+    wi_op_kind kind;
+    /* WI_OP_LAUNCH */
+    char kernel[256]; /* the kernel's (mangled) name in the student's device code */
+    uint32_t grid[3], block[3], shared_bytes;
+    uint32_t nparams;
+    uint32_t param_offset[WI_MAX_PARAMS], param_size[WI_MAX_PARAMS];
+    uint32_t param_bytes; /* the parameters' whole extent */
+    unsigned char params[WI_MAX_PARAM_BYTES];
+    uint32_t nrelocs;
+    wi_reloc relocs[WI_MAX_RELOCS];
+    /* WI_OP_COPY: a device-to-device copy between places in the lab's buffers */
+    uint32_t dst_buffer, src_buffer;
+    uint64_t dst_delta, src_delta, bytes;
+} wi_op;
+
+typedef struct wi_buffer_info {
+    char name[32];
+    uint64_t bytes; /* the whole allocation, guards included */
+} wi_buffer_info;
+
+typedef struct wi_record {
+    char refused[512]; /* the first thing the launcher did that its contract forbids; "" none */
+    uint32_t nbuffers;
+    wi_buffer_info buffers[WI_MAX_BUFFERS];
+    uint64_t lab_values[WI_LAB_VALUES]; /* what the lab's own setup noted (lab 07: pitches) */
+    uint32_t nops;
+    wi_op ops[WI_MAX_OPS];
+} wi_record;
+
+cJSON *wi_record_to_json(const wi_record *r);
+/* Also checks that every reference is in range (a buffer index, a relocation inside the
+ * parameters, a copy inside its buffers): a record is replayed as it reads. */
+int wi_record_from_json(const cJSON *o, wi_record *r, char *why, size_t why_size);
+
 /* ---- trace.json: what the tracer saw ---- */
 
 typedef struct wi_trace_kernel {
@@ -192,6 +253,14 @@ cJSON *wi_device_to_json(const wi_device *d);
 /* Writes json to path through path.tmp and a rename, so a reader never sees half a file.
  * Returns 0, or -1. */
 int wi_write_file(const char *path, const cJSON *json);
+/* Reads path, which must be a regular file (a link is not followed, a pipe not waited on) of
+ * at most max bytes, into a malloc'ed buffer (NUL-terminated; *size bytes); NULL with why. */
+void *wi_read_bytes(const char *path, size_t max, size_t *size, char *why, size_t why_size);
+/* Replaces in s, in place, every byte that could move a terminal's cursor or change what is
+ * shown: control characters (but newline and tab), DEL, C1 controls and Unicode's
+ * bidirectional overrides become '?'. Every reader above applies it to the strings it reads;
+ * apply it to any other text that came from student code. */
+void wi_clean_text(char *s);
 /* Reads and parses path, which must be a regular file (a link is not followed, a pipe not
  * waited on) of at most WI_MAX_FILE_BYTES. Returns the parsed JSON (the caller frees it), or
  * NULL with why. */

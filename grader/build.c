@@ -21,6 +21,12 @@ int bd_command(const char *source, const char *output, const bd_options *opt, bd
     argv[n++] = "shared";
     argv[n++] = arch;
     argv[n++] = include;
+    if (opt->keep_dir) {
+        snprintf(store->keep, sizeof store->keep, "%s", opt->keep_dir);
+        argv[n++] = "--keep";
+        argv[n++] = "--keep-dir";
+        argv[n++] = store->keep;
+    }
     argv[n++] = "-o";
     argv[n++] = output;
     argv[n++] = source;
@@ -35,7 +41,12 @@ int bd_compile(const char *source, const char *output, const bd_options *opt, rn
     const char *argv[BD_MAX_ARGS];
     bd_argstore store;
     bd_command(source, output, opt, &store, argv);
-    rn_options ro = {.timeout_s = opt->timeout_s, .output_cap = 64 * 1024};
+    /* A compile that would fill the disk or the memory stops, as one that never ends does. */
+    rn_options ro = {.timeout_s = opt->timeout_s,
+                     .output_cap = 64 * 1024,
+                     .workdir = opt->workdir,
+                     .max_file_bytes = (size_t)1 << 30,
+                     .max_memory_bytes = (size_t)16 << 30};
     if (rn_run(argv, &ro, res) != 0)
         return -1;
     return res->status == RN_EXITED && res->exit_code == 0 ? 0 : 1;

@@ -14,6 +14,9 @@ typedef struct bd_options {
     const char *nvcc;        /* the compiler to run */
     const char *arch;        /* nvcc -arch value, e.g. "native" or "sm_90" */
     const char *include_dir; /* the lab's folder, for its launcher header */
+    const char *keep_dir;    /* keep nvcc's intermediate files there (the device code's fatbin
+                                among them); NULL: keep none */
+    const char *workdir;     /* nvcc runs there; NULL: the current folder */
     double timeout_s;
 } bd_options;
 
@@ -29,6 +32,7 @@ int bd_compile(const char *source, const char *output, const bd_options *opt, rn
 typedef struct bd_argstore {
     char arch[64];
     char include[4200];
+    char keep[4200];
 } bd_argstore;
 int bd_command(const char *source, const char *output, const bd_options *opt, bd_argstore *store,
                const char *argv[BD_MAX_ARGS]);

@@ -25,9 +25,11 @@ const char *oc_engine_name(oc_engine e)
 
 const char *oc_stage_name(oc_stage s)
 {
-    static const char *const names[] = {
-        "build",   "run",   "guards",     "outputs",       "correctness", "remeasure", "unmeasured",
-        "traffic", "moved", "coalescing", "speed_untimed", "speed",       "passed"};
+    static const char *const names[] = {"build",   "contract",    "run",        "guards",
+                                        "outputs", "correctness", "remeasure",  "unmeasured",
+                                        "traffic", "moved",       "coalescing", "speed_untimed",
+                                        "speed",   "passed"};
+    _Static_assert(sizeof names / sizeof names[0] == OC_STAGE_PASSED + 1, "a name per stage");
     return names[s];
 }
 
@@ -139,6 +141,18 @@ static int gate_build(oc_outcome *o)
     return 1;
 }
 
+static int gate_contract(oc_outcome *o)
+{
+    if (!o->refused[0])
+        return 0;
+    stop(o, OC_STAGE_CONTRACT, OC_FAIL,
+         "A launcher picks its grid and block, launches its kernels on the default stream and "
+         "returns: no copies to or from the host, no allocations, no synchronisation, no other "
+         "streams or libraries. Put all the work in your kernels.",
+         "the launcher broke lab %s's contract: %s", o->spec->id, o->refused);
+    return 1;
+}
+
 static int gate_run(oc_outcome *o)
 {
     if (o->ran && !o->run_problem[0])
@@ -182,8 +196,19 @@ static int gate_correct(oc_outcome *o)
                              "whole array: check how many threads you launch and the loop bounds."
                            : "Compare the first wrong coordinates above with the index expression "
                              "your threads compute.";
-    stop(o, OC_STAGE_CORRECTNESS, OC_FAIL, hint, "the output is wrong: %zu of %zu elements differ",
-         o->check.mismatches, o->check.checked);
+    if (o->recorded_run_correct)
+        stop(o, OC_STAGE_CORRECTNESS, OC_FAIL,
+             "Every output element must be computed by a kernel the launcher launches, from the "
+             "inputs alone: the grader measures those launches, so it replays them, and they "
+             "must give the same result however often they run.",
+             "the output is wrong when the launcher's kernel launches are replayed (%zu of %zu "
+             "elements differ), though its own run got it right: part of the work was done "
+             "outside those launches",
+             o->check.mismatches, o->check.checked);
+    else
+        stop(o, OC_STAGE_CORRECTNESS, OC_FAIL, hint,
+             "the output is wrong: %zu of %zu elements differ", o->check.mismatches,
+             o->check.checked);
     return 1;
 }
 
@@ -315,6 +340,23 @@ static void coalescing_hint(oc_outcome *o, int load_ok)
     snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig && *lab_hint ? " " : "", lab_hint);
 }
 
+/* When both engines measured the same problem and count different sectors per request, the
+ * kernel did not do the same work under both: its coalescing cannot be graded. */
+static int gate_agree(oc_outcome *o, const speed *sp)
+{
+    if (!o->disagreement[0])
+        return 0;
+    o->score_speed = sp->gated && sp->ok ? o->spec->points_speed : 0;
+    o->score += o->score_speed;
+    stop(o, OC_STAGE_COALESCING, OC_FAIL,
+         "A kernel must do the same work however it is run: check that no thread decides what "
+         "to read from the time, the clock or anything but its inputs and indices.",
+         "correct, but the two measuring engines disagree on its accesses (%s): the coalescing "
+         "part cannot be given",
+         o->disagreement);
+    return 1;
+}
+
 static void grade_coalescing(oc_outcome *o, const speed *sp)
 {
     const lab_spec *s = o->spec;
@@ -362,11 +404,11 @@ void gr_decide(oc_outcome *o)
     o->blamed = NULL;
     speed sp = measure_speed(o);
     choose_engine(o);
-    if (gate_build(o) || gate_run(o) || gate_guards(o) || gate_outputs(o) || gate_correct(o) ||
-        gate_remeasured(o) || gate_measured(o, &sp))
+    if (gate_build(o) || gate_contract(o) || gate_run(o) || gate_guards(o) || gate_outputs(o) ||
+        gate_correct(o) || gate_remeasured(o) || gate_measured(o, &sp))
         return;
     measured m = what_was_measured(o);
-    if (gate_traffic(o, &m) || gate_moved(o, &m))
+    if (gate_traffic(o, &m) || gate_moved(o, &m) || gate_agree(o, &sp))
         return;
     grade_coalescing(o, &sp);
 }

@@ -155,6 +155,13 @@ static int gpu_check(const gr_config *cfg, const char *workdir, FILE *out)
              dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6);
     line(out, "ok", "GPU", text);
     snprintf(text, sizeof text, "supports CUDA %s; the grader runs on CUDA %s", drv, rt);
+    if (dev.driver_version < 12040) {
+        /* Recording and replaying the launches asks the driver for kernel parameter layouts. */
+        line(out, "FAIL", "driver", text);
+        fix(out, "grading replays the recorded launches, which needs a driver for CUDA 12.4 or "
+                 "newer: update the NVIDIA driver");
+        return 0;
+    }
     line(out, "ok", "driver", text);
     return 1;
 }

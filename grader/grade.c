@@ -1,8 +1,19 @@
 /*
- * grade.c - see grade.h. Grading one lab, step by step: compile the kernel (build.c), run it
- * once in a grading child and check its outputs here (the lab's spec), trace it and read its
- * counters in more children (child.c), each child's record read through the wire (wire.h);
- * then decide (decide.c).
+ * grade.c - see grade.h. Grading one lab, step by step:
+ *
+ *   compile   the student's file, copied alone with its contract header into an empty
+ *             folder: a kernel object (host and device code) and its device code alone
+ *   record    the only step that runs the student's host code: a grading child calls the
+ *             launchers once and records every launch (record.h); every process it left
+ *             behind is stopped when it ends (runner.h)
+ *   replay    in a folder made after that, from the grader's own copies of the device code
+ *             and the record: the correctness run and the timing, the trace, the counters,
+ *             each a child that loads the device code alone and replays the launches on
+ *             buffers of its own (replay.h); the correctness run's outputs are checked here
+ *   decide    decide.c
+ *
+ * Every child's record is read through the wire (wire.h), and trusted for nothing but what it
+ * says about the measurement.
  */
 #define _XOPEN_SOURCE 700
 #include "grade.h"
@@ -49,19 +60,6 @@ static char *take_output(rn_result *r)
 static int make_dir(const char *path)
 {
     return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
-}
-
-/* A request for the grading child to work on spec's compiled kernel so in o's work folder. */
-static ch_request lab_request(const gr_config *cfg, const lab_spec *spec, const oc_outcome *o,
-                              wi_mode mode, const char *so, double timeout_s)
-{
-    ch_request req = {.args = {.mode = mode,
-                               .lab = spec->id,
-                               .kernel = so,
-                               .workdir = o->workdir,
-                               .seed = cfg->seed},
-                      .timeout_s = timeout_s};
-    return req;
 }
 
 /* Why there is no usable GPU, from the probe's record of the device, for a person. */
@@ -124,20 +122,77 @@ static void shown_path(const gr_config *cfg, char *path)
         memmove(path, path + len + 1, strlen(path + len + 1) + 1);
 }
 
-static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                          const char *source, const char *so)
+/* Where one lab's grading keeps its files, under its work folder. */
+typedef struct lab_files {
+    char src[4200];    /* src/: the student's kernel.cu, alone with its contract header */
+    char source[4300]; /* src/kernel.cu */
+    char so[4200];     /* kernel.so: host and device code, for the recording only */
+    char keep[4200];   /* keep/: nvcc's intermediate files, the device code's fatbin among them */
+    char rec[4200];    /* rec/: the recording's folder */
+    char run[4200];    /* run-XXXXXX/: the replays' folder, made after the recording ended */
+    char image[4300];  /* run-XXXXXX/kernel.fatbin: the grader's copy of the device code */
+    char record[4300]; /* run-XXXXXX/record.json: the grader's copy of the record */
+    char trace_record[4300]; /* ... and of the record made on the trace's smaller problem */
+} lab_files;
+
+/* The largest kernel.cu the grader compiles: any real one is a few kilobytes. */
+#define MAX_SOURCE_BYTES ((size_t)1 << 20)
+
+/* Copies the regular file from to to; 0, or -1 (too large, not a regular file, I/O). */
+static int copy_file(const char *from, const char *to, size_t max)
 {
-    char include[4200];
-    snprintf(include, sizeof include, "%s/labs/%s-%s", cfg->root, spec->id, spec->slug);
+    char why[256];
+    size_t n = 0;
+    void *data = wi_read_bytes(from, max, &n, why, sizeof why);
+    FILE *f = data ? fopen(to, "wb") : NULL;
+    int ok = f && fwrite(data, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(data);
+    return ok ? 0 : -1;
+}
+
+/* The empty folder the student's file is compiled in: the file and its contract header, and
+ * nothing of the grader's tree, the solutions or the tests within reach of a relative path. */
+static int isolate_source(const gr_config *cfg, const lab_spec *spec, const char *source,
+                          const lab_files *f, oc_outcome *o)
+{
+    char header[4200], copy[4300];
+    snprintf(header, sizeof header, "%s/labs/%s-%s/lab%s.h", cfg->root, spec->id, spec->slug,
+             spec->id);
+    snprintf(copy, sizeof copy, "%s/lab%s.h", f->src, spec->id);
+    if (make_dir(f->src) != 0 || copy_file(header, copy, MAX_SOURCE_BYTES) != 0) {
+        o->compile_log = strdup("cannot prepare the folder the kernel is compiled in\n");
+        return -1;
+    }
+    if (copy_file(source, f->source, MAX_SOURCE_BYTES) != 0) {
+        char line[4400];
+        snprintf(line, sizeof line,
+                 "cannot read '%s' as the kernel to compile (a regular file of at most 1 MB)\n",
+                 o->kernel_path);
+        o->compile_log = strdup(line);
+        return -1;
+    }
+    return 0;
+}
+
+static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                          const lab_files *f)
+{
     bd_options bo = {.nvcc = cfg->nvcc,
                      .arch = cfg->arch,
-                     .include_dir = include,
+                     .include_dir = f->src,
+                     .keep_dir = f->keep,
+                     .workdir = f->src,
                      .timeout_s = cfg->compile_timeout_s};
     rn_result r;
     progress(cfg, "[%s] compiling %s\n", spec->id, o->kernel_path);
-    int rc = bd_compile(source, so, &bo, &r);
+    if (make_dir(f->keep) != 0)
+        return -1;
+    int rc = bd_compile(f->source, f->so, &bo, &r);
     o->compile_s = r.elapsed_s;
     o->compile_log = take_output(&r);
+    wi_clean_text(o->compile_log);
     if (rc != 0 && r.status == RN_TIMED_OUT) {
         free(o->compile_log);
         o->compile_log = strdup("nvcc did not finish in time\n");
@@ -153,29 +208,137 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     return rc;
 }
 
-/* The correctness run (and, unless switched off, the timing engine), then the check here. */
-static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                            const char *so)
+/* Takes what a child said and how it ended into o's run fields; returns 1 when it finished. */
+static int note_child(const gr_config *cfg, const rn_result *r, const char *prefix, oc_outcome *o)
 {
-    progress(cfg, "[%s] running the kernel (correctness%s)\n", spec->id,
+    int finished = r->status == RN_EXITED && r->exit_code == 0;
+    if (finished)
+        return 1;
+    free(o->run_log);
+    o->run_log = r->output ? strdup(r->output) : calloc(1, 1);
+    if (o->run_log)
+        wi_clean_text(o->run_log);
+    o->run_status = (int)r->status;
+    o->run_exit = r->exit_code;
+    char how[400];
+    ch_explain(r, cfg->run_timeout_s, how, sizeof how);
+    snprintf(o->run_problem, sizeof o->run_problem, "%s%s", prefix, how);
+    return 0;
+}
+
+/* Reads and checks a record the recording wrote, into rec; 0, or -1 with why. */
+static int read_record(const char *path, wi_record *rec, char *why, size_t why_size)
+{
+    cJSON *json = wi_read_file(path, why, why_size);
+    int rc = json ? wi_record_from_json(json, rec, why, why_size) : -1;
+    cJSON_Delete(json);
+    return rc;
+}
+
+static int write_record(const char *path, const wi_record *rec)
+{
+    cJSON *json = wi_record_to_json(rec);
+    int rc = wi_write_file(path, json);
+    cJSON_Delete(json);
+    return rc;
+}
+
+static wi_record full_record, small_record;
+
+/* The recording: the student's host code, once. Fills o's run fields when it does not end
+ * well, and o->refused with what the launcher did that its contract forbids. */
+static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f)
+{
+    progress(cfg, "[%s] running the launcher once, recording its launches\n", spec->id);
+    ch_request req = {.args = {.mode = WI_RECORD,
+                               .lab = spec->id,
+                               .kernel = f->so,
+                               .workdir = f->rec,
+                               .seed = cfg->seed},
+                      .timeout_s = cfg->run_timeout_s};
+    rn_result r;
+    if (make_dir(f->rec) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
+        snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
+        return -1;
+    }
+    int finished = note_child(cfg, &r, "", o); /* keeps the child's output when it failed */
+    if (finished) {
+        o->run_log = take_output(&r);
+        wi_clean_text(o->run_log);
+    }
+    rn_result_free(&r);
+    if (!finished)
+        return -1;
+    char path[4400], why[512];
+    snprintf(path, sizeof path, "%s/%s", f->rec, WI_RECORD_FILE);
+    if (read_record(path, &full_record, why, sizeof why) != 0) {
+        snprintf(o->run_problem, sizeof o->run_problem,
+                 "the recording of the launches is unusable: %.400s", why);
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/%s", f->rec, WI_TRACE_RECORD_FILE);
+    o->trace_recorded = read_record(path, &small_record, why, sizeof why) == 0;
+    snprintf(o->refused, sizeof o->refused, "%s", full_record.refused);
+    if (!o->refused[0] && o->trace_recorded)
+        snprintf(o->refused, sizeof o->refused, "%s", small_record.refused);
+    wi_clean_text(o->refused);
+    return 0;
+}
+
+/* The replays' folder, made now that nothing the student started is left, with the grader's
+ * own copies of the device code and the records in it. */
+static int prepare_replays(const oc_outcome *o, lab_files *f, const void *image, size_t size)
+{
+    snprintf(f->run, sizeof f->run, "%s/run-XXXXXX", o->workdir);
+    if (!mkdtemp(f->run))
+        return -1;
+    snprintf(f->image, sizeof f->image, "%s/kernel.fatbin", f->run);
+    snprintf(f->record, sizeof f->record, "%s/%s", f->run, WI_RECORD_FILE);
+    snprintf(f->trace_record, sizeof f->trace_record, "%s/%s", f->run,
+             o->trace_recorded ? WI_TRACE_RECORD_FILE : WI_RECORD_FILE);
+    FILE *out = fopen(f->image, "wb");
+    int ok = out && fwrite(image, 1, size, out) == size;
+    if (out && fclose(out) != 0)
+        ok = 0;
+    if (ok && write_record(f->record, &full_record) != 0)
+        ok = 0;
+    if (ok && o->trace_recorded && write_record(f->trace_record, &small_record) != 0)
+        ok = 0;
+    return ok ? 0 : -1;
+}
+
+static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, const lab_files *f,
+                                 wi_mode mode, const char *record, double timeout_s)
+{
+    ch_request req = {.args = {.mode = mode,
+                               .lab = spec->id,
+                               .image = f->image,
+                               .record = record,
+                               .workdir = f->run,
+                               .seed = cfg->seed},
+                      .timeout_s = timeout_s};
+    return req;
+}
+
+/* The correctness run (and, unless switched off, the timing engine): a replay, its outputs
+ * checked here. */
+static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                            const lab_files *f)
+{
+    progress(cfg, "[%s] replaying the launches (correctness%s)\n", spec->id,
              cfg->timing ? ", then timing" : "");
-    ch_request req = lab_request(cfg, spec, o, WI_RUN, so, cfg->run_timeout_s);
+    ch_request req = replay_request(cfg, spec, f, WI_RUN, f->record, cfg->run_timeout_s);
     req.args.no_timing = !cfg->timing;
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
         return;
     }
-    o->run_log = take_output(&r);
-    o->run_status = (int)r.status;
-    o->run_exit = r.exit_code;
-    int finished = r.status == RN_EXITED && r.exit_code == 0;
+    int finished = note_child(cfg, &r, "when its recorded launches were replayed: ", o);
     static wi_result res;
     char bad[512];
-    int read = ch_read_result(o->workdir, &res, bad, sizeof bad) == 0;
-    if (!finished)
-        ch_explain(&r, cfg->run_timeout_s, o->run_problem, sizeof o->run_problem);
-    else if (!read)
+    int read = ch_read_result(f->run, &res, bad, sizeof bad) == 0;
+    if (finished && !read)
         snprintf(o->run_problem, sizeof o->run_problem,
                  "the grading child's record is unusable: %.400s", bad);
     rn_result_free(&r);
@@ -193,7 +356,23 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
     }
     if (o->ran) {
         progress(cfg, "[%s] checking the outputs against the CPU reference\n", spec->id);
-        o->check_ok = spec->check(o->workdir, cfg->seed, &o->check) == 0;
+        o->check_ok = spec->check(f->run, cfg->seed, &o->check) == 0;
+    }
+    if (o->ran && o->check_ok && o->check.passed && spec->student_setup) {
+        /* The student's own functions set the problem up (a replay does that itself): their
+         * whole run, as the recording made it, must be right too. */
+        static lab_check own;
+        int rc = spec->check(f->rec, cfg->seed, &own);
+        if (rc != 0 || !own.passed) {
+            o->check = own;
+            o->check_ok = rc == 0;
+        }
+    }
+    if (o->ran && o->check_ok && !o->check.passed && !spec->student_setup) {
+        /* Did the launcher's own run get it right? Then the work was not all in the kernels
+         * it launched. */
+        lab_check own;
+        o->recorded_run_correct = spec->check(f->rec, cfg->seed, &own) == 0 && own.passed;
     }
 }
 
@@ -227,10 +406,11 @@ static void add_counters(oc_outcome *o, const wi_counters *c)
     }
 }
 
-static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const char *so)
+static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                         const lab_files *f)
 {
     progress(cfg, "[%s] reading the hardware counters (CUPTI)\n", spec->id);
-    ch_request req = lab_request(cfg, spec, o, WI_COUNTERS, so, cfg->counters_timeout_s);
+    ch_request req = replay_request(cfg, spec, f, WI_COUNTERS, f->record, cfg->counters_timeout_s);
     req.args.shared_counters = spec->report_bank_conflicts;
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) != 0) {
@@ -245,7 +425,7 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
         /* It ran correctly once; failing now is the kernel's doing, not the engine's. */
         o->counters = OC_ENGINE_RUN_FAILED;
         ch_explain(&r, cfg->counters_timeout_s, o->counters_why, sizeof o->counters_why);
-    } else if (ch_read_result(o->workdir, &res, bad, sizeof bad) != 0 || !res.has_counters) {
+    } else if (ch_read_result(f->run, &res, bad, sizeof bad) != 0 || !res.has_counters) {
         o->counters = OC_ENGINE_FAILED;
         snprintf(o->counters_why, sizeof o->counters_why, "the counters left no record: %.400s",
                  bad);
@@ -317,7 +497,7 @@ static void consider_worst(oc_outcome *o, const char *kernel, const ta_instructi
  * `scale` times as many: the tracer computes it launch by launch from the warps it sampled and
  * the records its buffer dropped. Kernels of one lab can differ in both, so tallies are scaled
  * before they are added up. */
-static void add_trace(oc_outcome *o, const wi_trace *t, const char *source)
+static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, const lab_files *f)
 {
     for (size_t i = 0; i < t->nkernels; ++i) {
         const wi_trace_kernel *k = &t->kernels[i];
@@ -333,26 +513,47 @@ static void add_trace(oc_outcome *o, const wi_trace *t, const char *source)
     }
     for (int i = 0; i < 2; ++i) {
         oc_worst *w = &o->worst[i];
-        /* Only the kernel that was compiled is quoted: a #line directive can name any file. */
-        if (w->found && w->line && same_file(w->file, source))
-            source_line(source, w->line, w->text, sizeof w->text);
+        /* Only the file that was compiled is quoted, under the name the student knows it by: a
+         * #line directive can name any file. */
+        if (w->found && same_file(w->file, f->source)) {
+            if (w->line)
+                source_line(f->source, w->line, w->text, sizeof w->text);
+            snprintf(w->file, sizeof w->file, "%.1000s", o->kernel_path);
+        } else {
+            shown_path(cfg, w->file);
+        }
+        wi_clean_text(w->file);
+        wi_clean_text(w->text);
     }
 }
 
-/* Runs the traced child; returns its record's reading status (0: *t filled). */
-static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const char *so,
-                       wi_trace *t, char *why, size_t why_size)
+/* How the trace is tried: one warp in 16 (every warp of a small grid) with room for 2^18
+ * records a launch (73 MB); where a launch filled its buffer, again with room for 2^21 (590 MB);
+ * where one still did, with one warp in 128. A full buffer would leave the rest of a launch
+ * unseen, so the last try is only taken when nothing better fits. (Lab 03's thread-per-row
+ * kernels fill 2^18 and are traced twice: 1 to 2 s of its grading time.) */
+static const struct {
+    unsigned sample, max_records;
+} trace_tries[] = {{16, 1u << 18}, {16, 1u << 21}, {128, 1u << 21}};
+
+/* Runs the traced child once, tracing one warp in sample with room for max_records records a
+ * launch; 0 with *t filled when it ran. */
+static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                       const lab_files *f, unsigned sample, unsigned max_records, wi_trace *t,
+                       char *why, size_t why_size)
 {
-    char lib[4200], patches[4200], out[4200];
+    char lib[4200], patches[4200], out[4300];
     snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(patches, sizeof patches, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
-    snprintf(out, sizeof out, "%s/%s", o->workdir, WI_TRACE_FILE);
-    char env_lib[4300], env_patch[4300], env_out[4300];
+    snprintf(out, sizeof out, "%s/%s", f->run, WI_TRACE_FILE);
+    char env_lib[4300], env_patch[4300], env_out[4400], env_sample[64], env_max[64];
     snprintf(env_lib, sizeof env_lib, "%s=%s", WI_ENV_INJECTION, lib);
     snprintf(env_patch, sizeof env_patch, "%s=%s", WI_ENV_TRACE_PATCHES, patches);
     snprintf(env_out, sizeof env_out, "%s=%s", WI_ENV_TRACE_OUT, out);
-    const char *env[] = {env_lib, env_patch, env_out, NULL};
-    ch_request req = lab_request(cfg, spec, o, WI_TRACE, so, cfg->trace_timeout_s);
+    snprintf(env_sample, sizeof env_sample, "%s=%u", WI_ENV_TRACE_SAMPLE, sample);
+    snprintf(env_max, sizeof env_max, "%s=%u", WI_ENV_TRACE_MAX_RECORDS, max_records);
+    const char *env[] = {env_lib, env_patch, env_out, env_sample, env_max, NULL};
+    ch_request req = replay_request(cfg, spec, f, WI_TRACE, f->trace_record, cfg->trace_timeout_s);
     req.env = env;
     remove(out);
     rn_result r;
@@ -361,10 +562,10 @@ static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o
         snprintf(o->trace_why, sizeof o->trace_why, "cannot start the grading child");
         return -1;
     }
-    o->trace_s = r.elapsed_s;
+    o->trace_s += r.elapsed_s;
     static wi_result res;
     char bad[512];
-    if (ch_read_result(o->workdir, &res, bad, sizeof bad) == 0 && res.has_run)
+    if (ch_read_result(f->run, &res, bad, sizeof bad) == 0 && res.has_run)
         o->trace_useful_bytes = res.run.useful_bytes;
     cJSON *json = wi_read_file(out, why, why_size);
     int rc = json ? wi_trace_from_json(json, t, why, why_size) : -1;
@@ -389,10 +590,37 @@ static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o
     return o->trace == OC_ENGINE_OK ? 0 : -1;
 }
 
-static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const char *so,
-                      const char *source)
+static uint64_t dropped(const wi_trace *t)
 {
-    char lib[4200], patches[4200];
+    uint64_t n = 0;
+    for (size_t i = 0; i < t->nkernels; ++i)
+        n += t->kernels[i].dropped;
+    return n;
+}
+
+/* Whether every kernel launched on the smaller problem is one the full-size run launched, and
+ * the other way round: the trace must measure the kernels that were checked and timed. */
+static int same_kernels(const wi_record *a, const wi_record *b, char *which, size_t size)
+{
+    for (int pass = 0; pass < 2; ++pass) {
+        const wi_record *x = pass ? b : a, *y = pass ? a : b;
+        for (uint32_t i = 0; i < x->nops; ++i) {
+            int found = x->ops[i].kind != WI_OP_LAUNCH;
+            for (uint32_t j = 0; !found && j < y->nops; ++j)
+                found =
+                    y->ops[j].kind == WI_OP_LAUNCH && !strcmp(x->ops[i].kernel, y->ops[j].kernel);
+            if (!found) {
+                snprintf(which, size, "%s", x->ops[i].kernel);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const lab_files *f)
+{
+    char lib[4200], patches[4200], which[256];
     snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(patches, sizeof patches, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
     if (access(lib, R_OK) != 0 || access(patches, R_OK) != 0) {
@@ -402,17 +630,33 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                  "CUDA Toolkit, in compute-sanitizer/); rebuild where the toolkit has it");
         return;
     }
-    progress(cfg, "[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n", spec->id);
-    wi_trace t;
-    memset(&t, 0, sizeof t);
-    char why[512] = "";
-    if (trace_child(cfg, spec, o, so, &t, why, sizeof why) == 0) {
-        add_trace(o, &t, source);
-        o->trace_smaller = o->trace_useful_bytes > 0 && o->trace_useful_bytes < o->useful_bytes;
-        for (int i = 0; i < 2; ++i)
-            shown_path(cfg, o->worst[i].file);
+    if (o->trace_recorded && !same_kernels(&full_record, &small_record, which, sizeof which)) {
+        o->trace = OC_ENGINE_RUN_FAILED;
+        snprintf(o->trace_why, sizeof o->trace_why,
+                 "on the smaller problem the trace runs, the launcher launched other kernels "
+                 "than at full size ('%.200s' in one and not the other); the trace must see the "
+                 "kernels that are checked and timed",
+                 which);
+        wi_clean_text(o->trace_why);
+        return;
     }
-    wi_trace_free(&t);
+    progress(cfg, "[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n", spec->id);
+    size_t ntries = sizeof trace_tries / sizeof trace_tries[0];
+    for (size_t i = 0; i < ntries; ++i) {
+        wi_trace t;
+        memset(&t, 0, sizeof t);
+        char why[512] = "";
+        int ok = trace_child(cfg, spec, o, f, trace_tries[i].sample, trace_tries[i].max_records, &t,
+                             why, sizeof why) == 0;
+        int full = ok && dropped(&t) > 0 && i + 1 < ntries;
+        if (ok && !full) {
+            add_trace(cfg, o, &t, f);
+            o->trace_smaller = o->trace_useful_bytes > 0 && o->trace_useful_bytes < o->useful_bytes;
+        }
+        wi_trace_free(&t);
+        if (!full)
+            break;
+    }
 }
 
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
@@ -428,18 +672,38 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     snprintf(o->kernel_path, sizeof o->kernel_path, "%s", source);
     shown_path(cfg, o->kernel_path); /* as a student would type it */
 
-    char so[4200];
-    snprintf(so, sizeof so, "%s/kernel.so", workdir);
+    static lab_files f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.src, sizeof f.src, "%s/src", workdir);
+    snprintf(f.source, sizeof f.source, "%s/kernel.cu", f.src);
+    snprintf(f.so, sizeof f.so, "%s/kernel.so", workdir);
+    snprintf(f.keep, sizeof f.keep, "%s/keep", workdir);
+    snprintf(f.rec, sizeof f.rec, "%s/rec", workdir);
+    char fatbin[4300], why[256];
+    snprintf(fatbin, sizeof fatbin, "%s/kernel.fatbin", f.keep);
+    void *image = NULL;
+    size_t image_size = 0;
     if (make_dir(workdir) != 0) {
         o->compile_log = strdup("cannot create the work directory\n");
-    } else if (compile_kernel(cfg, spec, o, source, so) == 0) {
-        correctness_run(cfg, spec, o, so);
-        int correct =
-            o->ran && !o->run_problem[0] && o->guards_intact && o->check_ok && o->check.passed;
+    } else if (isolate_source(cfg, spec, source, &f, o) == 0 &&
+               compile_kernel(cfg, spec, o, &f) == 0) {
+        /* The device code, kept in the grader's memory before any student code runs. */
+        image = wi_read_bytes(fatbin, (size_t)64 << 20, &image_size, why, sizeof why);
+        if (!image)
+            snprintf(o->run_problem, sizeof o->run_problem,
+                     "nvcc left no device code to replay ('%.400s')", fatbin);
+        else if (record_run(cfg, spec, o, &f) == 0 && !o->refused[0] &&
+                 prepare_replays(o, &f, image, image_size) != 0)
+            snprintf(o->run_problem, sizeof o->run_problem, "cannot prepare the replays' folder");
+        else if (!o->run_problem[0] && !o->refused[0])
+            correctness_run(cfg, spec, o, &f);
+        int correct = o->ran && !o->run_problem[0] && !o->refused[0] && o->guards_intact &&
+                      o->check_ok && o->check.passed;
         if (correct && cfg->trace)
-            trace_run(cfg, spec, o, so, source);
+            trace_run(cfg, spec, o, &f);
         if (correct && cfg->counters)
-            counters_run(cfg, spec, o, so);
+            counters_run(cfg, spec, o, &f);
     }
+    free(image);
     gr_decide(o);
 }

@@ -39,6 +39,10 @@ typedef struct lab_spec {
      * the same seed. Returns 0 when it could compare (whatever it found), -1 when the outputs
      * are missing or malformed (details says which). */
     int (*check)(const char *workdir, uint64_t seed, lab_check *out);
+    /* The student's own functions set the problem up (lab 07 allocates and uploads): the
+     * recorded run's outputs are checked as well as the replay's, since a replay sets the
+     * problem up itself. */
+    int student_setup;
     /* The lab's own next step when efficiency falls short, after the generic hint. */
     const char *efficiency_hint;
     /* gnuplot commands that draw the explore run's CSV (the data file is '$CSV' in the text,

@@ -1,6 +1,7 @@
 /* labs.c - the table of labs (from labs/labs.def) and what every spec shares. See lab.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "lab.h"
+#include "wire.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -41,27 +42,27 @@ const lab_spec *lab_find(const char *name)
 void *lab_load_output(const char *workdir, const char *name, size_t bytes, char *why,
                       size_t why_size)
 {
-    char path[4096];
+    char path[4096], bad[512];
     snprintf(path, sizeof path, "%s/%s.bin", workdir, name);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(why, why_size, "the kernel's run saved no '%s'", name);
+    size_t size = 0;
+    /* A regular file of this size only: no link followed, no pipe waited on. */
+    void *buf = wi_read_bytes(path, bytes, &size, bad, sizeof bad);
+    if (!buf) {
+        struct stat st;
+        if (lstat(path, &st) != 0)
+            snprintf(why, why_size, "the kernel's run saved no '%s'", name);
+        else if (S_ISREG(st.st_mode))
+            snprintf(why, why_size, "'%s' holds %lld bytes, expected %zu", name,
+                     (long long)st.st_size, bytes);
+        else
+            snprintf(why, why_size, "'%s' is not a regular file", name);
         return NULL;
     }
-    if ((size_t)st.st_size != bytes) {
-        snprintf(why, why_size, "'%s' holds %lld bytes, expected %zu", name, (long long)st.st_size,
-                 bytes);
-        return NULL;
-    }
-    void *buf = malloc(bytes ? bytes : 1);
-    FILE *f = fopen(path, "rb");
-    if (!buf || !f || fread(buf, 1, bytes, f) != bytes) {
-        snprintf(why, why_size, "cannot read '%s'", path);
+    if (size != bytes) {
+        snprintf(why, why_size, "'%s' holds %zu bytes, expected %zu", name, size, bytes);
         free(buf);
-        buf = NULL;
+        return NULL;
     }
-    if (f)
-        fclose(f);
     return buf;
 }
 

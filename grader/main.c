@@ -12,6 +12,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
+#include <sys/stat.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "lab.h"
 #include "model.h"
 #include "report.h"
+#include "runner.h"
 
 #ifndef CL_VERSION
 #define CL_VERSION "0.1.0"
@@ -80,7 +82,9 @@ static const char *nvcc_path(const cli_options *o)
  * configuration, the labs chosen, the report's file and a work folder of their own. */
 typedef struct session {
     const cli_options *opt;
-    FILE *out; /* where the report goes */
+    FILE *out; /* where the report goes: stdout, or memory until every child has ended */
+    char *report;
+    size_t report_size;
     gr_config cfg;
     char worker[PATH_MAX], tracer_dir[PATH_MAX], cwd[PATH_MAX];
     const lab_spec **labs; /* the labs named, or every lab */
@@ -381,6 +385,34 @@ static const struct {
     {CLI_DOCTOR, 1, cmd_doctor},
 };
 
+/* Whether a file can be made at path: its folder exists and is writable. */
+static int writable_place(const char *path)
+{
+    char copy[PATH_MAX];
+    snprintf(copy, sizeof copy, "%s", path);
+    return access(dirname(copy), W_OK) == 0;
+}
+
+/* Writes size bytes to path through a new file beside it and a rename: whatever was at path
+ * (a link, another file) is replaced, not written through. Returns 0, or -1. */
+static int write_whole(const char *path, const char *data, size_t size)
+{
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return -1;
+    FILE *f = fdopen(fd, "w");
+    int ok = f && fwrite(data, 1, size, f) == size;
+    if (f ? fclose(f) != 0 : close(fd) != 0)
+        ok = 0;
+    if (ok && (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0))
+        ok = 0;
+    if (!ok)
+        unlink(tmp);
+    return ok ? 0 : -1;
+}
+
 /* Sets up the session of an action that runs children, runs it, and cleans up after it. */
 static int run_with_children(session *s, int (*run)(session *s))
 {
@@ -395,15 +427,26 @@ static int run_with_children(session *s, int (*run)(session *s))
         if (access(path, R_OK) != 0)
             die(CL_EXIT_USAGE, "no reference solution '%s' (a student edition has none)", path);
     }
-    /* Opened before the work folder exists, so a bad path leaves nothing behind. */
-    if (opt->action == CLI_GRADE && opt->output && !(s->out = fopen(opt->output, "w")))
-        die(CL_EXIT_ENV, "cannot write '%s'", opt->output);
+    /* Checked before the work folder exists, so a bad path leaves nothing behind; written
+     * only when every child has ended (nothing the student started can touch it). */
+    if (opt->action == CLI_GRADE && opt->output) {
+        if (!writable_place(opt->output))
+            die(CL_EXIT_ENV, "cannot write '%s'", opt->output);
+        if (!(s->out = open_memstream(&s->report, &s->report_size)))
+            die(CL_EXIT_ENV, "%s", "out of memory");
+    }
     snprintf(s->base, sizeof s->base, "/tmp/grade-XXXXXX");
     if (!mkdtemp(s->base))
         die(CL_EXIT_ENV, "cannot create a work folder under '%s'", "/tmp");
     int status = run(s);
-    if (s->out != stdout)
+    if (s->out != stdout) {
         fclose(s->out);
+        if (write_whole(opt->output, s->report, s->report_size) != 0) {
+            fprintf(stderr, "grade: cannot write '%s'\n", opt->output);
+            status = CL_EXIT_ENV;
+        }
+        free(s->report);
+    }
     if (opt->keep)
         fprintf(stderr, "grade: kept the work folder '%s'\n", s->base);
     else
@@ -418,6 +461,8 @@ int main(int argc, char **argv)
     char err[512];
     if (cli_parse(argc, argv, &opt, err, sizeof err) != 0)
         die(CL_EXIT_USAGE, "%s", err);
+    /* Whatever a child leaves running comes back to us, to be stopped (runner.h). */
+    rn_adopt_orphans();
     session s = {.opt = &opt, .out = stdout};
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; ++i)
         if (actions[i].action == opt.action)

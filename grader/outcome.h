@@ -22,6 +22,7 @@ typedef enum oc_verdict {
  * them, or OC_STAGE_PASSED. */
 typedef enum oc_stage {
     OC_STAGE_BUILD,         /* the kernel does not compile */
+    OC_STAGE_CONTRACT,      /* the launcher did what the lab's contract forbids */
     OC_STAGE_RUN,           /* it did not run to the end */
     OC_STAGE_GUARDS,        /* it wrote outside its outputs */
     OC_STAGE_OUTPUTS,       /* its outputs could not be checked */
@@ -90,6 +91,9 @@ typedef struct oc_outcome {
     int guards_intact;
     int check_ok; /* the spec could compare the outputs */
     lab_check check;
+    char refused[512];        /* what the launcher did that its contract forbids; "" none */
+    int trace_recorded;       /* the launcher was recorded apart on the trace's smaller problem */
+    int recorded_run_correct; /* the check failed the replay, not the launcher's own run */
 
     /* counters engine */
     oc_engine_state counters;

@@ -126,6 +126,10 @@ static void stage_lines(FILE *out, const oc_outcome *o)
         fprintf(out, "  %-12s does not compile:\n", "build");
         indented_block(out, o->compile_log ? o->compile_log : "", 20);
         break;
+    case OC_STAGE_CONTRACT:
+        fprintf(out, "  %-12s FAIL  ", "launcher");
+        wrapped(out, o->refused, 21, 21);
+        break;
     case OC_STAGE_RUN:
         fprintf(out, "  %-12s %s\n", "run", o->run_problem[0] ? o->run_problem : "no result");
         if (o->run_log && *o->run_log)
@@ -403,6 +407,7 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddBoolToObject(r, "ran", o->ran);
     cJSON_AddStringToObject(r, "problem", o->run_problem);
     cJSON_AddBoolToObject(r, "guards_intact", o->guards_intact);
+    cJSON_AddStringToObject(r, "refused", o->refused);
     cJSON_AddStringToObject(r, "log", o->run_log ? o->run_log : "");
 
     cJSON *c = cJSON_AddObjectToObject(j, "correctness");

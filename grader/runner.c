@@ -32,7 +32,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <dirent.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -222,6 +224,14 @@ static _Noreturn void run_child(const char *const argv[], const rn_options *opt,
 
     if (opt->workdir != NULL && chdir(opt->workdir) != 0)
         child_fail(report_fd, STAGE_CHDIR, 0);
+    if (opt->max_file_bytes) {
+        struct rlimit r = {opt->max_file_bytes, opt->max_file_bytes};
+        setrlimit(RLIMIT_FSIZE, &r);
+    }
+    if (opt->max_memory_bytes) {
+        struct rlimit r = {opt->max_memory_bytes, opt->max_memory_bytes};
+        setrlimit(RLIMIT_AS, &r);
+    }
     for (int i = 0; opt->env_add != NULL && opt->env_add[i] != NULL; i++) {
         if (!child_set_env(opt->env_add[i]))
             child_fail(report_fd, STAGE_SETENV, i);
@@ -428,6 +438,7 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
     res->output = s.buf; /* may have moved while growing */
     res->output_len = s.len;
     res->output_dropped = s.dropped;
+    rn_kill_orphans();
 
 done:
     close_fd(&out[0]);
@@ -435,6 +446,65 @@ done:
     close_fd(&status[0]);
     close_fd(&status[1]);
     return 0;
+}
+
+int rn_adopt_orphans(void)
+{
+    return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 0 : -1;
+}
+
+/* The parent of process pid, from /proc/PID/stat; -1 when it cannot be read. */
+static pid_t parent_of(const char *pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    /* "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses. */
+    const char *end = strrchr(line, ')');
+    char state;
+    int ppid;
+    return end && sscanf(end + 1, " %c %d", &state, &ppid) == 2 ? (pid_t)ppid : -1;
+}
+
+/* Sends SIGKILL to every child of this process; returns how many there were. */
+static int kill_children(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    pid_t self = getpid();
+    int found = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || parent_of(e->d_name) != self)
+            continue;
+        kill((pid_t)atoi(e->d_name), SIGKILL);
+        ++found;
+    }
+    closedir(d);
+    return found;
+}
+
+int rn_kill_orphans(void)
+{
+    int total = 0;
+    double deadline = now_s() + 10.0;
+    /* Killed children may have been forking: go on until a round finds none. */
+    for (int found = kill_children(); found > 0 && now_s() < deadline; found = kill_children()) {
+        total += found;
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+    }
+    return total;
 }
 
 void rn_result_free(rn_result *res)

@@ -22,6 +22,8 @@ typedef struct rn_options {
     const char *workdir; /* chdir() there in the child; NULL keeps the current directory */
     const char *
         *env_add; /* NULL-terminated "NAME=value" entries added to the environment; may be NULL */
+    size_t max_file_bytes;   /* the largest file the child may write (RLIMIT_FSIZE); 0: no limit */
+    size_t max_memory_bytes; /* its address space (RLIMIT_AS); 0: no limit */
 } rn_options;
 
 typedef enum rn_status {
@@ -49,6 +51,17 @@ typedef struct rn_result {
 int rn_run(const char *const argv[], const rn_options *opt, rn_result *res);
 
 void rn_result_free(rn_result *res);
+
+/* Makes this process adopt every orphan among its descendants (PR_SET_CHILD_SUBREAPER), so
+ * that what a child leaves running when it ends is still ours to stop. Returns 0, or -1 where
+ * the kernel does not offer it. */
+int rn_adopt_orphans(void);
+
+/* Kills and reaps every child of this process that no rn_run() is waiting for: after a run,
+ * the descendants that outlived it (adopted, with rn_adopt_orphans(); a process that left the
+ * child's group and session included). Returns how many there were. rn_run() calls it when
+ * its child has ended. */
+int rn_kill_orphans(void);
 
 /* Describes res for a person in one line, e.g. "exited with status 3", "killed by signal 11
  * (Segmentation fault)", "timed out after 10.0 s". Writes into buf (always NUL-terminated). */

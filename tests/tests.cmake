@@ -9,7 +9,7 @@ if(TARGET PkgConfig::CMOCKA)
   add_executable(fake_child tests/unit/fake_child.c)
 
   set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis
-                    registry wire)
+                    registry wire record)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)
@@ -95,7 +95,8 @@ foreach(lab IN LISTS CL_LABS)
   endforeach()
 endforeach()
 add_test(NAME gpu_counters_vs_ncu
-         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/counters_vs_ncu.sh ${PROJECT_BINARY_DIR})
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/counters_vs_ncu.sh ${PROJECT_BINARY_DIR}
+                 ${CMAKE_CUDA_COMPILER})
 set_tests_properties(gpu_counters_vs_ncu PROPERTIES LABELS "gpu;lab01" SKIP_RETURN_CODE 77
                                                     TIMEOUT 600 RESOURCE_LOCK gpu)
 add_test(NAME gpu_engines_agree

@@ -13,7 +13,7 @@ typedef struct tr_tracker {
     uint32_t next;   /* records asked for so far; more than max means some were dropped */
     uint32_t max;    /* capacity of records */
     uint32_t sample; /* record one warp in sample (1: every warp) */
-    uint32_t unused;
+    uint32_t key;    /* which warps: new and unpredictable each launch (see patch.cu) */
     ta_record *records;
 } tr_tracker;
 

@@ -2,10 +2,14 @@
  * worker.c - main of grade-worker, the grading child. See worker.h.
  *
  *   grade-worker probe    --workdir DIR
- *   grade-worker run      --lab NN --kernel K.so --workdir DIR --seed S [--no-timing]
- *   grade-worker counters --lab NN --kernel K.so --workdir DIR --seed S [--shared-counters]
+ *   grade-worker record   --lab NN --kernel K.so --workdir DIR --seed S
+ *   grade-worker run      --lab NN --image K.fatbin --record R.json --workdir DIR --seed S
+ *                         [--no-timing]
+ *   grade-worker counters --lab NN --image K.fatbin --record R.json --workdir DIR --seed S
+ *                         [--shared-counters]
  *   grade-worker counters --workdir DIR                   (the doctor's self-test, no lab)
- *   grade-worker trace    --lab NN --kernel K.so --workdir DIR --seed S   (tracer injected)
+ *   grade-worker trace    --lab NN --image K.fatbin --record R.json --workdir DIR --seed S
+ *                         (the tracer injected)
  *   grade-worker explore  --lab NN --workdir DIR
  *
  * The command line and everything it has to say, DIR/result.json, are the wire's (wire.h);
@@ -19,6 +23,8 @@
 #include <string.h>
 
 #include "counters.h"
+#include "record.h"
+#include "replay.h"
 #include "cuda_check.h"
 #include "devinfo.h"
 #include "timing.h"
@@ -40,6 +46,8 @@ static const struct {
 
 void *wk_symbol(const wk_job *job, const char *name)
 {
+    if (!job->kernel_so)
+        return NULL; /* a replay: no student host code here */
     void *sym = dlsym(job->kernel_so, name);
     if (!sym) {
         fprintf(stderr,
@@ -51,12 +59,32 @@ void *wk_symbol(const wk_job *job, const char *name)
     return sym;
 }
 
+/* The lab's buffers, in the order they were made. */
+static rl_buffer buffers[WI_MAX_BUFFERS];
+static uint32_t nbuffers;
+
+void wk_add_buffer(const void *base, size_t bytes)
+{
+    if (nbuffers == WI_MAX_BUFFERS) {
+        fprintf(stderr, "the lab has more than %d buffers\n", WI_MAX_BUFFERS);
+        exit(CL_EXIT_IO);
+    }
+    buffers[nbuffers++] = (rl_buffer){(uint64_t)(uintptr_t)base, bytes};
+}
+
+uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS])
+{
+    memcpy(out, buffers, nbuffers * sizeof *out);
+    return nbuffers;
+}
+
 void *wk_alloc_guarded(size_t bytes)
 {
     char *base = NULL;
     size_t total = bytes + 2 * WK_GUARD_BYTES;
     CL_CUDA_CHECK(cudaMalloc((void **)&base, total));
     CL_CUDA_CHECK(cudaMemset(base, WK_POISON_BYTE, total));
+    wk_add_buffer(base, total);
     return base + WK_GUARD_BYTES;
 }
 
@@ -77,6 +105,12 @@ void wk_free_guarded(void *ptr)
 {
     if (ptr)
         cudaFree((char *)ptr - WK_GUARD_BYTES);
+}
+
+/* A new lab state starts with no buffers. */
+static void forget_buffers(void)
+{
+    nbuffers = 0;
 }
 
 static char *path_in(const wk_job *job, const char *name)
@@ -191,6 +225,7 @@ static tm_options timing_options(const wk_job *job)
 /* Sets the lab's problem up on the GPU; ends the process when host memory runs out. */
 static void *open_lab(const wk_job *job, const wk_lab *lab)
 {
+    forget_buffers();
     void *state = lab->open(job);
     if (!state) {
         fprintf(stderr, "out of host memory while setting up lab %s\n", job->lab);
@@ -199,10 +234,54 @@ static void *open_lab(const wk_job *job, const wk_lab *lab)
     return state;
 }
 
-/* One launch of the lab's work, to the end; its outputs saved. */
-static void run_once(const wk_job *job, const wk_lab *lab, void *state, wi_result *res)
+/* ---- the student's work: recorded once, replayed everywhere else ---- */
+
+/* What a step runs as the student's work: the replay of the record, or (for the engines'
+ * built-in patterns, which have no student) the lab's own launch. */
+typedef struct work {
+    tm_work run;
+    void *ctx;
+    tm_work reload; /* fresh device state between runs; NULL when there is none to refresh */
+    rp_replay *replay;
+} work;
+
+static void *record_file(const char *path, wi_record *rec)
 {
-    CL_CUDA_CHECK(lab->launch(state));
+    char why[512];
+    cJSON *json = wi_read_file(path, why, sizeof why);
+    if (!json || wi_record_from_json(json, rec, why, sizeof why) != 0) {
+        fprintf(stderr, "cannot replay the recorded launches: %s\n", why);
+        exit(CL_EXIT_IO);
+    }
+    cJSON_Delete(json);
+    return rec;
+}
+
+/* The work of a replaying step, on the buffers the lab has just set up. */
+static work open_work(const wk_job *job, const wk_lab *lab, void *state)
+{
+    work w = {.run = lab->launch, .ctx = state};
+    if (lab->builtin)
+        return w;
+    rl_buffer b[WI_MAX_BUFFERS];
+    uint32_t nb = wk_buffers(b);
+    char why[512];
+    w.replay = rp_open(job->image, job->record, b, nb, why, sizeof why);
+    if (!w.replay) {
+        fprintf(stderr, "cannot replay the recorded launches: %s\n", why);
+        exit(CL_EXIT_CONTRACT);
+    }
+    w.run = rp_run;
+    w.ctx = w.replay;
+    w.reload = rp_reload;
+    return w;
+}
+
+/* One run of the work, to the end; its outputs saved. */
+static void run_once(const wk_job *job, const wk_lab *lab, void *state, const work *w,
+                     wi_result *res)
+{
+    CL_CUDA_CHECK(w->run(w->ctx));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     res->has_run = 1;
     res->run.guards_intact = lab->save(state, job);
@@ -210,16 +289,81 @@ static void run_once(const wk_job *job, const wk_lab *lab, void *state, wi_resul
     res->run.useful_bytes = lab->useful_bytes(state);
 }
 
+/* Calls the student's launchers once on the lab's buffers, recording what they do. */
+static void record_once(const wk_job *job, const wk_lab *lab, void *state, wi_record *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    rl_buffer b[WI_MAX_BUFFERS];
+    rec->nbuffers = wk_buffers(b);
+    for (uint32_t i = 0; i < rec->nbuffers; ++i) {
+        snprintf(rec->buffers[i].name, sizeof rec->buffers[i].name, "buffer %u", i);
+        rec->buffers[i].bytes = b[i].bytes;
+    }
+    if (lab->note)
+        lab->note(state, rec->lab_values);
+    char why[512];
+    if (rc_begin(rec, b, rec->nbuffers, lab->device_copies, why, sizeof why) != 0) {
+        fprintf(stderr, "cannot record the launches: %s\n", why);
+        exit(CL_EXIT_CUDA);
+    }
+    cudaError_t err = lab->launch(state);
+    rc_end();
+    CL_CUDA_CHECK(err);
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
+    (void)job;
+}
+
+static void write_record(const wk_job *job, const char *name, const wi_record *rec)
+{
+    cJSON *json = wi_record_to_json(rec);
+    char *path = path_in(job, name);
+    if (wi_write_file(path, json) != 0) {
+        fprintf(stderr, "cannot write '%s'\n", path);
+        exit(CL_EXIT_IO);
+    }
+    cJSON_Delete(json);
+    free(path);
+}
+
+/* WI_RECORD: the only step that runs the student's host code. Its launchers are called once,
+ * recorded, and their outputs saved (for the grader to compare, should a replay differ); for a
+ * lab that traces a smaller problem, once more on that problem. */
+static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
+{
+    static wi_record rec;
+    void *state = open_lab(job, lab);
+    record_once(job, lab, state, &rec);
+    write_record(job, WI_RECORD_FILE, &rec);
+    res->has_run = 1;
+    res->run.launched = 1;
+    res->run.guards_intact = lab->save(state, job);
+    res->run.useful_bytes = lab->useful_bytes(state);
+    write_result(job, res);
+    lab->close(state);
+    if (lab->trace_smaller) {
+        job->trace = 1;
+        state = open_lab(job, lab);
+        record_once(job, lab, state, &rec);
+        write_record(job, WI_TRACE_RECORD_FILE, &rec);
+        lab->close(state);
+    }
+    return 0;
+}
+
 /* The timing engine: the lab's work, the same-run copy of as many bytes, and the lab's own
- * baseline where it has one, each a median of repeats with the L2 flushed between them. */
-static void time_all(const wk_job *job, const wk_lab *lab, void *state, wi_timing *t)
+ * baseline where it has one, each a median of repeats with the L2 flushed between them. Every
+ * timed replay starts from freshly loaded device code. */
+static void time_all(const wk_job *job, const wk_lab *lab, void *state, const work *w, wi_timing *t)
 {
     double useful = lab->useful_bytes(state);
     tm_options opt = timing_options(job);
     /* A speed gate times work on every stream: the student's and the baseline alike. */
     opt.sync_device = lab->baseline != NULL;
+    tm_options student_opt = opt;
+    student_opt.before = w->reload;
+    student_opt.before_ctx = w->ctx;
     tm_result student, copy;
-    CL_CUDA_CHECK(tm_measure(lab->launch, state, &opt, &student));
+    CL_CUDA_CHECK(tm_measure(w->run, w->ctx, &student_opt, &student));
     /* The copy moves the same number of bytes: reads half, writes half. */
     size_t half = (size_t)(useful / 2) & ~(size_t)15;
     void *src = NULL, *dst = NULL;
@@ -243,52 +387,60 @@ static void time_all(const wk_job *job, const wk_lab *lab, void *state, wi_timin
     t->flush_bytes = (double)opt.flush_bytes;
 }
 
-/* WI_RUN: one launch for correctness, then (unless told not to) the timing engine. What was
+/* WI_RUN: one replay for correctness, then (unless told not to) the timing engine. What was
  * timed must compute too: where the lab can reset its outputs, they are poisoned again and one
- * more launch's outputs are saved over the first's, for the grader to check. */
+ * more replay's outputs are saved over the first's, for the grader to check. */
 static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
-    run_once(job, lab, state, res);
+    work w = open_work(job, lab, state);
+    run_once(job, lab, state, &w, res);
     write_result(job, res);
     if (!job->no_timing) {
         res->has_timing = 1;
-        time_all(job, lab, state, &res->timing);
-        if (lab->baseline && lab->reset) {
+        time_all(job, lab, state, &w, &res->timing);
+        if (lab->reset) {
             lab->reset(state);
-            run_once(job, lab, state, res);
+            if (w.reload)
+                CL_CUDA_CHECK(w.reload(w.ctx));
+            run_once(job, lab, state, &w, res);
             res->run.checked_after_timing = 1;
         }
         write_result(job, res);
     }
+    rp_close(w.replay);
     lab->close(state);
     return 0;
 }
 
-/* WI_TRACE: one launch, under the trace engine that the grader injected into this process
- * (it writes its own record). The lab may set up a smaller problem for the trace: its useful
- * bytes are that problem's. */
+/* WI_TRACE: one replay, under the trace engine that the grader injected into this process
+ * (it writes its own record). The lab may set up a smaller problem for the trace (the record
+ * is then the one made on it): its useful bytes are that problem's. */
 static int mode_trace(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
-    CL_CUDA_CHECK(lab->launch(state));
+    work w = open_work(job, lab, state);
+    CL_CUDA_CHECK(w.run(w.ctx));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     res->has_run = 1;
     res->run.launched = 1;
     res->run.guards_intact = 0; /* not checked: the trace's outputs are neither saved nor graded */
     res->run.useful_bytes = lab->useful_bytes(state);
     write_result(job, res);
+    rp_close(w.replay);
     lab->close(state);
     return 0;
 }
 
-/* WI_COUNTERS: one launch under CUPTI's range profiler. */
+/* WI_COUNTERS: one replay under CUPTI's range profiler. */
 static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
+    work w = open_work(job, lab, state);
     res->has_counters = 1;
-    ct_profile(lab->launch, state, job->shared_counters, &res->counters);
+    ct_profile(w.run, w.ctx, job->shared_counters, &res->counters);
     write_result(job, res);
+    rp_close(w.replay);
     lab->close(state);
     return 0;
 }
@@ -319,24 +471,25 @@ static int counters_self_test(const wk_job *job, wi_result *res)
 
 typedef int (*mode_fn)(wk_job *job, const wk_lab *lab, wi_result *res);
 
-/* What each mode needs and does, by wi_mode. */
+/* What each mode needs and does, by wi_mode: the student's kernel object (host code and all)
+ * is loaded by the recording alone; the replays get its device code and the record. A lab
+ * built in (the engines' patterns) needs neither. */
 static const struct {
-    int needs_kernel; /* a student's kernel object (unless the lab is built in) */
+    int needs_kernel, needs_replay;
     mode_fn fn;
 } modes[WI_NMODES] = {
-    [WI_PROBE] = {0, NULL},
-    [WI_RUN] = {1, mode_run},
-    [WI_COUNTERS] = {1, mode_counters},
-    [WI_TRACE] = {1, mode_trace},
-    [WI_EXPLORE] = {0, mode_explore},
+    [WI_PROBE] = {0, 0, NULL},       [WI_RECORD] = {1, 0, mode_record},
+    [WI_RUN] = {0, 1, mode_run},     [WI_COUNTERS] = {0, 1, mode_counters},
+    [WI_TRACE] = {0, 1, mode_trace}, [WI_EXPLORE] = {0, 0, mode_explore},
 };
 
 static int usage(const char *why)
 {
     fprintf(stderr,
             "grade-worker: %s\n"
-            "usage: grade-worker probe|run|counters|trace|explore [--lab NN] [--kernel FILE.so]\n"
-            "                    --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
+            "usage: grade-worker probe|record|run|counters|trace|explore [--lab NN]\n"
+            "           [--kernel FILE.so] [--image FILE.fatbin --record FILE.json]\n"
+            "           --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
             "The grading child of 'grade'; run 'grade --help' instead.\n",
             why);
     return CL_EXIT_WORKER_USAGE;
@@ -393,10 +546,20 @@ int main(int argc, char **argv)
     const wk_lab *lab = lab_numbered(a.lab);
     if (!lab)
         return usage(a.lab ? "unknown lab" : "no --lab");
-    if (modes[a.mode].needs_kernel && !a.kernel && !lab->builtin)
+    if (lab->builtin)
+        return modes[a.mode].fn(&job, lab, &res);
+    if (modes[a.mode].needs_kernel && !a.kernel)
         return usage("no --kernel");
-    job.kernel_so = a.kernel ? dlopen(a.kernel, RTLD_NOW | RTLD_LOCAL) : NULL;
-    if (a.kernel && !job.kernel_so) {
+    if (modes[a.mode].needs_replay && (!a.image || !a.record))
+        return usage("a replay needs --image and --record");
+    static wi_record rec;
+    if (modes[a.mode].needs_replay) {
+        job.record = record_file(a.record, &rec);
+        job.image = a.image;
+    }
+    /* Only the recording loads the student's host code. */
+    job.kernel_so = modes[a.mode].needs_kernel ? dlopen(a.kernel, RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (modes[a.mode].needs_kernel && !job.kernel_so) {
         fprintf(stderr, "cannot load the compiled kernel: %s\n", dlerror());
         return CL_EXIT_CONTRACT;
     }

@@ -1,11 +1,14 @@
 /*
- * worker.h - the grading child ("grade-worker"): the only process that initialises CUDA and
- * loads a student's kernel object.
+ * worker.h - the grading child ("grade-worker"): the only process that initialises CUDA.
  *
- * The grader starts it once per lab and engine, through the runner, and reads back only files
- * it writes into its work directory: raw output arrays (NAME.bin) and result.json. Each lab
- * supplies a wk_lab: how to set its problem up on the GPU, launch the student's work once,
- * and save the outputs. The worker does the rest (the timing and counters engines).
+ * The grader starts it once per lab and step, through the runner, and reads back only files
+ * it writes into its work directory: raw output arrays (NAME.bin), result.json and, when it
+ * records, record.json. Only one step loads the student's kernel object and runs its host
+ * code: the recording (WI_RECORD), which calls the launchers once and writes down every
+ * launch (record.h). Every other step loads the student's device code alone and replays those
+ * launches on buffers of its own (replay.h): the correctness run and the timing, the trace and
+ * the counters. Each lab supplies a wk_lab: how to set its problem up on the GPU, call the
+ * student's launchers (recording only), and save the outputs. The worker does the rest.
  */
 #ifndef CL_WORKER_H
 #define CL_WORKER_H
@@ -17,7 +20,9 @@
 
 #include "devinfo.h"
 #include "exit_codes.h"
+#include "relocate.h"
 #include "timing.h"
+#include "wire.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,17 +42,31 @@ typedef struct wk_job {
     int trace; /* the trace engine is injected: labs that offer one set up their smaller problem */
     int shared_counters; /* the counters engine also reads shared-memory bank conflicts */
     int no_timing;       /* the run saves the outputs and times nothing */
+    /* The record being replayed and the device code it runs; NULL while recording (then
+     * kernel_so is the student's). */
+    const wi_record *record;
+    const char *image;
 } wk_job;
 
-/* Finds symbol name in the kernel object; on failure prints why and exits CL_EXIT_CONTRACT. */
+/* Finds symbol name in the kernel object; on failure prints why and exits CL_EXIT_CONTRACT.
+ * In a replay there is no kernel object (no student host code): it returns NULL, and the
+ * lab's launch is never called. */
 void *wk_symbol(const wk_job *job, const char *name);
 
 /* Allocates bytes of device memory with poisoned guards on both sides; returns the usable
- * pointer (aligned to 256 bytes). Exits through CL_CUDA_CHECK on failure. */
+ * pointer (aligned to 256 bytes). Exits through CL_CUDA_CHECK on failure. The whole block
+ * becomes one of the lab's buffers (wk_buffers()). */
 void *wk_alloc_guarded(size_t bytes);
 /* Returns 1 when both guards of a wk_alloc_guarded() block still hold the poison, else 0. */
 int wk_guards_intact(const void *ptr, size_t bytes);
 void wk_free_guarded(void *ptr);
+
+/* Makes [base, base + bytes) one of the lab's buffers too: device memory the student's
+ * launches may point into that wk_alloc_guarded() did not make (lab 07's images). */
+void wk_add_buffer(const void *base, size_t bytes);
+/* The lab's buffers, in the order they were made (the same in every process, so a record
+ * made in one is replayed on the same buffers in another); returns how many. */
+uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS]);
 
 /* The speed-of-light copy (sol_copy.cu): consecutive threads copy consecutive 16-byte vectors
  * of bytes (a multiple of 16) from src to dst; returns the launch's status. */
@@ -75,7 +94,7 @@ typedef struct wk_lab {
     int builtin; /* runs grader-owned kernels only: no --kernel needed */
     /* Binds the launcher(s), allocates, fills the seeded inputs and poisons the outputs. */
     void *(*open)(const wk_job *job);
-    /* Runs the student's work once (launches only; no synchronisation). */
+    /* Runs the student's work once (launches only; no synchronisation). Recording only. */
     cudaError_t (*launch)(void *state);
     /* After one launch: copies the outputs back, saves them with wk_save(), and returns 1
      * when every guard is intact, 0 when the kernel wrote outside its outputs. */
@@ -91,6 +110,11 @@ typedef struct wk_lab {
     /* With baseline: poisons the outputs again, so that one more launch after the timing can be
      * saved and checked (a launcher must compute on every call, not only the first). */
     void (*reset)(void *state);
+    /* Optional, recording only: what the replays need to set the same buffers up, noted after
+     * open (lab 07: the pitches the student's allocation chose), read back from job->record. */
+    void (*note)(void *state, uint64_t values[WI_LAB_VALUES]);
+    int device_copies; /* the contract lets launchers copy between the lab's device buffers */
+    int trace_smaller; /* open sets up a smaller problem when job->trace (recorded apart) */
 } wk_lab;
 
 /* Lab NN's side of the grading child, wk_labNN, in grader/labs/NN-slug/labNN_run.c: one for

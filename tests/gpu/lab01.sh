@@ -19,6 +19,10 @@ if [ "$case" = stub_nobody ]; then
     echo "$case: exit $status, verdict $verdict, reason: $(get labs.0.reason)"
 elif [ "$case" = hang ]; then
     grade_case 01 dram-burst 7 --timeout 10
+elif [ "$case" = daemon_forges ]; then
+    CL_HOSTILE_PIDFILE=$out/daemon.pid
+    export CL_HOSTILE_PIDFILE
+    grade_case 01 dram-burst 7
 else
     grade_case 01 dram-burst 7
 fi
@@ -92,9 +96,38 @@ pairs)
     [ "$(get labs.0.correctness.passed)" = true ] || fail "must be correct"
     ld=$(get labs.0.coalescing.loads.efficiency)
     ge 0.6 "$ld" && ge "$ld" 0.4 || fail "load efficiency $ld should be about 0.5" ;;
-cpu_copy)
+daemon_forges | measured_host)
+    # Host code that leaves a forger behind, or behaves otherwise when it suspects a
+    # measurement: the replays measure what the recording saw, the stub's chunks.
+    expect_fail; correct
+    ge 0.2 "$ld" && ge 0.2 "$st" || fail "efficiency $ld / $st should be the stub's 0.125"
+    if [ "$case" = daemon_forges ]; then
+        [ -s "$out/daemon.pid" ] || fail "the daemon did not start (no pid file)"
+        ! kill -0 "$(cat "$out/daemon.pid")" 2>/dev/null || fail "the daemon outlived the grade"
+    fi ;;
+other_stream | syncs)
     expect_fail
-    get labs.0.reason | grep -q "no global loads" || fail "CPU work not detected" ;;
+    get labs.0.reason | grep -q "broke lab 01's contract" || fail "the contract is not named"
+    case $case in
+    other_stream) pattern=stream ;;
+    *) pattern=synchronises ;;
+    esac
+    get labs.0.reason | grep -q "$pattern" || fail "the reason does not say '$pattern'" ;;
+include_solution)
+    expect_fail
+    [ "$(get labs.0.build.compiled)" = false ] || fail "must not compile in its empty folder"
+    get labs.0.build.log | grep -q "solutions/01-dram-burst/kernel.cu" || fail "the missing file is not named" ;;
+escape_codes)
+    expect_fail
+    [ "$(get labs.0.build.compiled)" = false ] || fail "must not compile"
+    "$grade" --kernel "$kfile" 01 --seed 7 > "$out/report.txt" 2>/dev/null
+    grep -q "PASS 100/100" "$out/report.txt" || fail "the message is not shown at all"
+    ! tr -d '\n' < "$out/report.txt" | grep -q "$(printf '\033')" || fail "an escape byte reached the report" ;;
+cpu_copy)
+    # Its launcher copies to and from the host: the recording refuses that, by name.
+    expect_fail
+    get labs.0.reason | grep -q "broke lab 01's contract" || fail "CPU work not detected"
+    get labs.0.reason | grep -q "cudaMemcpy" || fail "the copy is not named" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok ($case)"

@@ -45,7 +45,7 @@ chmod -R a+rX "$build" 2>/dev/null
 su -s /bin/sh nobody -c "$build/grade --doctor" 2>&1 | tee "$logs/doctor-nobody.txt" | tail -12
 
 echo "=== counters engine against ncu"
-sh tests/gpu/counters_vs_ncu.sh "$build" 2>&1 | tee "$logs/counters-vs-ncu.txt"
+sh tests/gpu/counters_vs_ncu.sh "$build" "$(grep -m1 CMAKE_CUDA_COMPILER:FILEPATH "$build/CMakeCache.txt" | cut -d= -f2)" 2>&1 | tee "$logs/counters-vs-ncu.txt"
 echo "=== trace, counters and ncu on DESIGN's patterns"
 sh tests/gpu/engines_agree.sh "$build" 2>&1 | tee "$logs/engines-agree.txt"
 echo "=== the same patterns as an unprivileged user (the trace needs no rights)"

@@ -2,10 +2,12 @@
  * fake_child.c - a program that misbehaves on request, run by test_runner through rn_run().
  *
  *   fake_child exit N | hang | crash | abort | flood BYTES | echo TEXT | env NAME | pwd
- *            | fork-hang | sleep SECONDS
+ *            | fork-hang | daemon | sleep SECONDS | fsize
  *
  * fork-hang prints the pid of a grandchild that sleeps forever holding stdout, then exits 0
- * at once. Built and run by hand:
+ * at once. daemon prints the pid of a great-grandchild that left the child's process group
+ * and session (setsid, as a daemon does) and sleeps forever, then exits 0: only a parent that
+ * adopts orphans can still stop it. fsize writes 1 MB to ./fsize.out. Built and run by hand:
  *   gcc -std=c11 -Wall -Wextra -Werror tests/unit/fake_child.c -o /tmp/fake_child
  *   /tmp/fake_child flood 100 | wc -c
  */
@@ -129,6 +131,46 @@ static int mode_fork_hang(const char *arg)
     return 0;
 }
 
+static int mode_daemon(const char *arg)
+{
+    (void)arg;
+    int fds[2];
+    if (pipe(fds) != 0)
+        return 1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return 1;
+    if (pid == 0) {
+        setsid();
+        pid_t grand = fork();
+        if (grand == 0) {
+            close(fds[0]);
+            for (int fd = 0; fd < 3; ++fd)
+                close(fd);
+            sleep_forever();
+        }
+        dprintf(fds[1], "%ld\n", (long)grand);
+        _exit(0);
+    }
+    close(fds[1]);
+    char line[32] = "";
+    ssize_t n = read(fds[0], line, sizeof line - 1);
+    line[n > 0 ? n : 0] = '\0';
+    printf("%s", line);
+    return 0;
+}
+
+static int mode_fsize(const char *arg)
+{
+    (void)arg;
+    static char block[1 << 20];
+    FILE *f = fopen("fsize.out", "wb");
+    int ok = f && fwrite(block, 1, sizeof block, f) == sizeof block;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    return ok ? 0 : 1;
+}
+
 static int mode_sleep(const char *arg)
 {
     double s = strtod(arg, NULL);
@@ -143,10 +185,10 @@ static const struct {
     int (*run)(const char *arg);
     int needs_arg;
 } modes[] = {
-    {"exit", mode_exit, 1},   {"hang", mode_hang, 0},   {"crash", mode_crash, 0},
-    {"abort", mode_abort, 0}, {"flood", mode_flood, 1}, {"echo", mode_echo, 1},
-    {"env", mode_env, 1},     {"pwd", mode_pwd, 0},     {"fork-hang", mode_fork_hang, 0},
-    {"sleep", mode_sleep, 1},
+    {"exit", mode_exit, 1},   {"hang", mode_hang, 0},     {"crash", mode_crash, 0},
+    {"abort", mode_abort, 0}, {"flood", mode_flood, 1},   {"echo", mode_echo, 1},
+    {"env", mode_env, 1},     {"pwd", mode_pwd, 0},       {"fork-hang", mode_fork_hang, 0},
+    {"sleep", mode_sleep, 1}, {"daemon", mode_daemon, 0}, {"fsize", mode_fsize, 0},
 };
 
 int main(int argc, char **argv)

@@ -215,8 +215,11 @@ static void test_decide_engines_disagree_is_reported(void **state)
     oc_outcome o = traced_outcome(4, 4);
     o.load = traffic(1000, 32, 128); /* the counters saw something else */
     gr_decide(&o);
-    assert_verdict(&o, OC_PASS, 100, 100); /* the trace is graded, the difference reported */
+    /* Issue 10: engines that disagree fail the coalescing part, saying so (they used to be
+     * reported only, the trace graded). */
+    assert_verdict(&o, OC_FAIL, 40, 100);
     assert_contains(o.disagreement, "loads: trace 4.00, counters 32.00");
+    assert_contains(o.reason, "disagree");
 }
 
 static void test_decide_kernel_failing_under_the_trace_fails(void **state)
@@ -646,6 +649,35 @@ static void test_decide_records_the_stage(void **state)
     assert_int_equal(o.stage, OC_STAGE_SPEED);
 }
 
+/* ---- what the recording found ---- */
+
+static void test_decide_contract_broken(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    strcpy(o.refused, "it called cudaMemcpy_v3020 to copy to or from the host; the contract "
+                      "forbids it");
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_int_equal(o.stage, OC_STAGE_CONTRACT);
+    assert_contains(o.reason, "broke lab 01's contract: it called cudaMemcpy_v3020");
+    assert_contains(o.hint, "default stream");
+}
+
+static void test_decide_replay_differs_from_the_launchers_run(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.check.passed = 0;
+    o.check.mismatches = 50331655;
+    o.recorded_run_correct = 1;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_int_equal(o.stage, OC_STAGE_CORRECTNESS);
+    assert_contains(o.reason, "replayed");
+    assert_contains(o.reason, "outside those launches");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -669,6 +701,8 @@ int main(void)
         cmocka_unit_test(test_decide_counters_not_run),
         cmocka_unit_test(test_decide_all_coalesced_passes),
         cmocka_unit_test(test_decide_records_the_stage),
+        cmocka_unit_test(test_decide_contract_broken),
+        cmocka_unit_test(test_decide_replay_differs_from_the_launchers_run),
         cmocka_unit_test(test_decide_strided_fails_both),
         cmocka_unit_test(test_decide_stores_low_only),
         cmocka_unit_test(test_decide_loads_low_only),

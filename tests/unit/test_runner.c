@@ -46,7 +46,7 @@ static double now_s(void)
 
 static rn_options default_options(void)
 {
-    rn_options opt = {5.0, 4096, NULL, NULL};
+    rn_options opt = {.timeout_s = 5.0, .output_cap = 4096};
     return opt;
 }
 
@@ -277,6 +277,44 @@ static void test_run_returns_promptly_after_fork_hang(void **state)
     rn_result_free(&res);
 }
 
+static void test_run_stops_what_left_the_group(void **state)
+{
+    (void)state;
+    /* A daemon: it left the child's process group and session, so killing the group misses
+     * it; adopted as an orphan, it is still stopped when the run ends. */
+    assert_int_equal(rn_adopt_orphans(), 0);
+    rn_options opt = default_options();
+    rn_result res = run_fake("daemon", NULL, &opt);
+    assert_int_equal(res.status, RN_EXITED);
+    pid_t daemon = (pid_t)strtol(res.output, NULL, 10);
+    assert_true(daemon > 1);
+    assert_true(is_dead(daemon));
+    rn_result_free(&res);
+}
+
+static void test_run_limits_file_size(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_runner-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    rn_options opt = default_options();
+    opt.workdir = dir;
+    opt.max_file_bytes = 4096;
+    rn_result res = run_fake("fsize", NULL, &opt);
+    /* Writing past the limit kills it with SIGXFSZ (or, ignored, fails the write). */
+    assert_true(res.status == RN_SIGNALED || (res.status == RN_EXITED && res.exit_code != 0));
+    rn_result_free(&res);
+    opt.max_file_bytes = 0;
+    res = run_fake("fsize", NULL, &opt);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.exit_code, 0);
+    rn_result_free(&res);
+    char path[64];
+    snprintf(path, sizeof path, "%s/fsize.out", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_run_leaves_no_zombies(void **state)
 {
     (void)state;
@@ -426,6 +464,8 @@ int main(void)
         cmocka_unit_test(test_run_reports_missing_program),
         cmocka_unit_test(test_run_reports_missing_workdir),
         cmocka_unit_test(test_run_returns_promptly_after_fork_hang),
+        cmocka_unit_test(test_run_stops_what_left_the_group),
+        cmocka_unit_test(test_run_limits_file_size),
         cmocka_unit_test(test_run_leaves_no_zombies),
         cmocka_unit_test(test_run_closes_its_descriptors),
         cmocka_unit_test(test_run_rejects_bad_arguments),

@@ -49,6 +49,8 @@ static void test_wire_args_round_trip(void **state)
     wi_args a = {.mode = WI_COUNTERS,
                  .lab = "05",
                  .kernel = "/tmp/w/kernel.so",
+                 .image = "/tmp/w/run/kernel.fatbin",
+                 .record = "/tmp/w/run/record.json",
                  .workdir = "/tmp/w",
                  .seed = UINT64_C(18446744073709551615),
                  .no_timing = 1,
@@ -66,6 +68,8 @@ static void test_wire_args_round_trip(void **state)
     assert_int_equal(b.mode, a.mode);
     assert_string_equal(b.lab, a.lab);
     assert_string_equal(b.kernel, a.kernel);
+    assert_string_equal(b.image, a.image);
+    assert_string_equal(b.record, a.record);
     assert_string_equal(b.workdir, a.workdir);
     assert_true(b.seed == a.seed);
     assert_int_equal(b.no_timing, 1);
@@ -89,6 +93,9 @@ static void test_wire_args_refused(void **state)
     char *unknown_mode[] = {"w", "replay", "--workdir", "/tmp", NULL};
     assert_int_equal(wi_args_parse(4, unknown_mode, &a, why, sizeof why), -1);
     assert_contains(why, "unknown mode 'replay'");
+    char *no_image[] = {"w", "run", "--workdir", "/tmp", "--image", NULL};
+    assert_int_equal(wi_args_parse(5, no_image, &a, why, sizeof why), -1);
+    assert_contains(why, "'--image' needs a value");
     char *no_value[] = {"w", "run", "--workdir", "/tmp", "--lab", NULL};
     assert_int_equal(wi_args_parse(5, no_value, &a, why, sizeof why), -1);
     assert_contains(why, "'--lab' needs a value");
@@ -382,6 +389,155 @@ static void test_wire_trace_missing_keys_are_errors(void **state)
     wi_trace_free(&b);
 }
 
+/* ---- record.json ---- */
+
+static wi_record *sample_record(void)
+{
+    static wi_record r;
+    memset(&r, 0, sizeof r);
+    r.nbuffers = 2;
+    strcpy(r.buffers[0].name, "buffer 0");
+    r.buffers[0].bytes = 201334812;
+    strcpy(r.buffers[1].name, "buffer 1");
+    r.buffers[1].bytes = 8192;
+    r.lab_values[0] = 4096;
+    r.lab_values[3] = 7;
+    r.nops = 2;
+    wi_op *l = &r.ops[0];
+    l->kind = WI_OP_LAUNCH;
+    strcpy(l->kernel, "_Z13scale_chunkedfPKfPfm");
+    l->grid[0] = 12289;
+    l->grid[1] = l->grid[2] = 1;
+    l->block[0] = 256;
+    l->block[1] = l->block[2] = 1;
+    l->shared_bytes = 1024;
+    l->nparams = 4;
+    uint32_t off[] = {0, 8, 16, 24}, size[] = {4, 8, 8, 8};
+    memcpy(l->param_offset, off, sizeof off);
+    memcpy(l->param_size, size, sizeof size);
+    l->param_bytes = 32;
+    for (int i = 0; i < 32; ++i)
+        l->params[i] = (unsigned char)(i * 37);
+    l->nrelocs = 2;
+    l->relocs[0] = (wi_reloc){8, 0, 4096};
+    l->relocs[1] = (wi_reloc){16, 1, 4096};
+    wi_op *c = &r.ops[1];
+    c->kind = WI_OP_COPY;
+    c->dst_buffer = 1;
+    c->dst_delta = 64;
+    c->src_buffer = 0;
+    c->src_delta = 4096;
+    c->bytes = 128;
+    return &r;
+}
+
+static void test_wire_record_round_trip(void **state)
+{
+    (void)state;
+    wi_record *a = sample_record();
+    static wi_record b;
+    cJSON *j = wi_record_to_json(a);
+    char why[256] = "";
+    if (wi_record_from_json(j, &b, why, sizeof why) != 0)
+        fail_msg("read back failed: %s", why);
+    cJSON_Delete(j);
+    assert_string_equal(b.refused, "");
+    assert_int_equal(b.nbuffers, 2);
+    assert_true(b.buffers[0].bytes == 201334812);
+    assert_true(b.lab_values[0] == 4096 && b.lab_values[3] == 7);
+    assert_int_equal(b.nops, 2);
+    const wi_op *x = &a->ops[0], *y = &b.ops[0];
+    assert_int_equal(y->kind, WI_OP_LAUNCH);
+    assert_string_equal(y->kernel, x->kernel);
+    assert_memory_equal(y->grid, x->grid, sizeof x->grid);
+    assert_memory_equal(y->block, x->block, sizeof x->block);
+    assert_int_equal(y->shared_bytes, 1024);
+    assert_int_equal(y->nparams, 4);
+    assert_memory_equal(y->param_offset, x->param_offset, 4 * sizeof(uint32_t));
+    assert_memory_equal(y->param_size, x->param_size, 4 * sizeof(uint32_t));
+    assert_int_equal(y->param_bytes, 32);
+    assert_memory_equal(y->params, x->params, 32);
+    assert_int_equal(y->nrelocs, 2);
+    assert_memory_equal(y->relocs, x->relocs, 2 * sizeof(wi_reloc));
+    const wi_op *c = &b.ops[1];
+    assert_int_equal(c->kind, WI_OP_COPY);
+    assert_true(c->dst_buffer == 1 && c->dst_delta == 64 && c->src_buffer == 0 &&
+                c->src_delta == 4096 && c->bytes == 128);
+}
+
+/* Changes one thing of the sample record's JSON and reads it back: it must be refused,
+ * naming what is wrong. */
+static void assert_record_refused(void (*spoil)(cJSON *j), const char *named)
+{
+    cJSON *j = wi_record_to_json(sample_record());
+    spoil(j);
+    static wi_record b;
+    char why[256] = "";
+    assert_int_equal(wi_record_from_json(j, &b, why, sizeof why), -1);
+    assert_contains(why, named);
+    cJSON_Delete(j);
+}
+
+static cJSON *op(cJSON *j, int i)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItem(j, "ops"), i);
+}
+
+static void no_kernel(cJSON *j)
+{
+    cJSON_DeleteItemFromObject(op(j, 0), "kernel");
+}
+static void reloc_outside_params(cJSON *j)
+{
+    cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(op(j, 0), "relocs"), 1);
+    cJSON_ReplaceItemInObject(r, "offset", cJSON_CreateNumber(32));
+}
+static void reloc_to_no_buffer(cJSON *j)
+{
+    cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(op(j, 0), "relocs"), 0);
+    cJSON_ReplaceItemInObject(r, "buffer", cJSON_CreateNumber(2));
+}
+static void reloc_unaligned(cJSON *j)
+{
+    cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(op(j, 0), "relocs"), 0);
+    cJSON_ReplaceItemInObject(r, "offset", cJSON_CreateNumber(12));
+}
+static void copy_past_buffer(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 1), "bytes", cJSON_CreateNumber(8192));
+}
+static void param_past_params(cJSON *j)
+{
+    cJSON *sizes = cJSON_GetObjectItem(op(j, 0), "param_size");
+    cJSON_ReplaceItemInArray(sizes, 3, cJSON_CreateNumber(9));
+}
+static void odd_hex(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 0), "params", cJSON_CreateString("abc"));
+}
+static void short_grid(cJSON *j)
+{
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItem(op(j, 0), "grid"), 2);
+}
+static void unknown_op(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 1), "op", cJSON_CreateString("memset"));
+}
+
+static void test_wire_record_refuses_what_cannot_be_replayed(void **state)
+{
+    (void)state;
+    assert_record_refused(no_kernel, "'ops[].kernel'");
+    assert_record_refused(reloc_outside_params, "relocation");
+    assert_record_refused(reloc_to_no_buffer, "relocation");
+    assert_record_refused(reloc_unaligned, "relocation");
+    assert_record_refused(copy_past_buffer, "copy inside the lab's buffers");
+    assert_record_refused(param_past_params, "parameter inside the parameters");
+    assert_record_refused(odd_hex, "params");
+    assert_record_refused(short_grid, "grid");
+    assert_record_refused(unknown_op, "copy inside the lab's buffers");
+}
+
 /* ---- files ---- */
 
 static char dir[64];
@@ -475,6 +631,8 @@ int main(void)
         cmocka_unit_test(test_wire_result_wrong_types_are_errors),
         cmocka_unit_test(test_wire_trace_round_trip),
         cmocka_unit_test(test_wire_trace_missing_keys_are_errors),
+        cmocka_unit_test(test_wire_record_round_trip),
+        cmocka_unit_test(test_wire_record_refuses_what_cannot_be_replayed),
         cmocka_unit_test(test_wire_files_round_trip),
         cmocka_unit_test(test_wire_read_refuses_what_is_not_a_record),
     };

@@ -107,4 +107,5 @@ const wk_lab wk_lab04 = {
     .explore = lab04_explore,
     .baseline = lab04_baseline,
     .reset = lab04_reset,
+    .trace_smaller = 1,
 };

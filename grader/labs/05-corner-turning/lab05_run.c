@@ -104,4 +104,5 @@ const wk_lab wk_lab05 = {
     .useful_bytes = lab05_useful_bytes,
     .close = lab05_close,
     .explore = lab05_explore,
+    .trace_smaller = 1,
 };

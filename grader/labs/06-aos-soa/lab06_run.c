@@ -99,5 +99,6 @@ const wk_lab wk_lab06 = {
     .save = lab06_save,
     .useful_bytes = lab06_useful_bytes,
     .close = lab06_close,
+    .device_copies = 1,
     .explore = lab06_explore,
 };

@@ -1,5 +1,6 @@
 /*
- * lab07_run.c - lab 07 in the grading child: let the student allocate and fill the images,
+ * lab07_run.c - lab 07 in the grading child: let the student allocate and fill the images
+ * (while recording; a replay allocates images of the recorded pitches and fills them itself),
  * poison the output (padding included), launch lab07_adjust, save the output as laid out.
  */
 #include <stdio.h>
@@ -26,13 +27,17 @@ typedef struct lab07_state {
 
 #define ROWS_ALLOCATED (LAB07_HEIGHT + 2)
 
-/* Allocates one image and its guard rows through the student's function; a pitch that cannot
- * hold a row (or is absurdly large) breaks the contract. */
-static float *alloc_image(alloc_fn alloc, size_t *pitch)
+/* Allocates one image and its guard rows: through the student's function while recording,
+ * with the pitch it chose then in a replay. A pitch that cannot hold a row (or is absurdly
+ * large) breaks the contract. */
+static float *alloc_image(alloc_fn alloc, size_t *pitch, uint64_t recorded)
 {
     float *image = NULL;
-    *pitch = 0;
-    CL_CUDA_CHECK(alloc(&image, pitch, LAB07_WIDTH, ROWS_ALLOCATED));
+    *pitch = (size_t)recorded;
+    if (alloc)
+        CL_CUDA_CHECK(alloc(&image, pitch, LAB07_WIDTH, ROWS_ALLOCATED));
+    else if (*pitch >= LAB07_WIDTH * sizeof(float) && *pitch <= LAB07_MAX_PITCH)
+        CL_CUDA_CHECK(cudaMalloc((void **)&image, *pitch * ROWS_ALLOCATED));
     if (!image || *pitch < LAB07_WIDTH * sizeof(float) || *pitch % sizeof(float) ||
         *pitch > LAB07_MAX_PITCH) {
         fprintf(stderr,
@@ -42,6 +47,7 @@ static float *alloc_image(alloc_fn alloc, size_t *pitch)
                 LAB07_MAX_PITCH);
         exit(CL_EXIT_CONTRACT);
     }
+    wk_add_buffer(image, *pitch * ROWS_ALLOCATED);
     return image;
 }
 
@@ -73,15 +79,22 @@ static void *lab07_open(const wk_job *job)
         free(host);
         return NULL;
     }
+    /* NULL in a replay: no student host code there. */
     alloc_fn alloc = (alloc_fn)wk_symbol(job, "lab07_alloc_image");
     upload_fn upload = (upload_fn)wk_symbol(job, "lab07_upload");
     s->adjust = (adjust_fn)wk_symbol(job, "lab07_adjust");
     lab07_fill(job->seed, host, &s->gain, &s->bias);
-    s->in_base = alloc_image(alloc, &s->in_pitch);
-    s->out_base = alloc_image(alloc, &s->out_pitch);
+    const uint64_t *pitches = job->record ? job->record->lab_values : (uint64_t[2]){0, 0};
+    s->in_base = alloc_image(alloc, &s->in_pitch, pitches[0]);
+    s->out_base = alloc_image(alloc, &s->out_pitch, pitches[1]);
     s->in = row(s->in_base, s->in_pitch, 1);
     s->out = row(s->out_base, s->out_pitch, 1);
-    CL_CUDA_CHECK(upload(s->in, s->in_pitch, host, LAB07_WIDTH, LAB07_HEIGHT));
+    size_t packed = LAB07_WIDTH * sizeof(float);
+    if (upload)
+        CL_CUDA_CHECK(upload(s->in, s->in_pitch, host, LAB07_WIDTH, LAB07_HEIGHT));
+    else
+        CL_CUDA_CHECK(cudaMemcpy2D(s->in, s->in_pitch, host, packed, packed, LAB07_HEIGHT,
+                                   cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     /* The input's guard rows, and the whole output with its padding and guard rows, hold the
      * poison: what is still there afterwards was never written. */
@@ -91,6 +104,14 @@ static void *lab07_open(const wk_job *job)
     CL_CUDA_CHECK(cudaMemset(s->out_base, WK_POISON_BYTE, s->out_pitch * ROWS_ALLOCATED));
     free(host);
     return s;
+}
+
+/* The pitches the student's allocation chose, for the replays to allocate alike. */
+static void lab07_note(void *state, uint64_t values[WI_LAB_VALUES])
+{
+    lab07_state *s = state;
+    values[0] = s->in_pitch;
+    values[1] = s->out_pitch;
 }
 
 static cudaError_t lab07_launch(void *state)
@@ -133,4 +154,5 @@ const wk_lab wk_lab07 = {
     .useful_bytes = lab07_useful_bytes,
     .close = lab07_close,
     .explore = lab07_explore,
+    .note = lab07_note,
 };

@@ -112,6 +112,7 @@ const lab_spec lab07_spec = {
     .points_store = 30,
     .size_text = "1001 x 3999 floats (rows of 4004 bytes), 16 MB an image",
     .check = lab07_check,
+    .student_setup = 1,
     .efficiency_hint = "In lab 07 that means: the rows are packed, so most of them start in the "
                        "middle of a sector and each warp's 128 bytes straddle 5 sectors. "
                        "Allocate with cudaMallocPitch (every row then starts on a boundary), "

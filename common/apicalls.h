@@ -1,0 +1,33 @@
+/*
+ * apicalls.h - what a CUDA call made by a student's launcher is, by its name as CUPTI reports
+ * it (runtime "cuda..." and driver "cu..." functions, version suffixes such as _v2, _v3020 or
+ * _ptsz included): a launch, a copy, something the labs' contracts forbid, or nothing to note.
+ * Pure C, no CUDA: the recorder (grader/worker/record.c) asks, the unit tests check.
+ */
+#ifndef CL_APICALLS_H
+#define CL_APICALLS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ac_kind {
+    AC_OTHER,     /* nothing to record: queries, error checks, the runtime's own bookkeeping */
+    AC_LAUNCH,    /* a kernel launch: cuLaunchKernel and cuLaunchKernelEx (and _ptsz) */
+    AC_RT_LAUNCH, /* the runtime's launch (cudaLaunchKernel, <<<>>>): its stream is checked */
+    AC_COPY,      /* a plain linear copy: device to device is work where the lab allows it */
+    AC_FORBIDDEN  /* allocation, any other copy or memset, synchronisation, streams, graphs,
+                     cooperative or host launches, textures, surfaces, contexts */
+} ac_kind;
+
+/* What the call named name is. */
+ac_kind ac_classify(const char *name);
+
+/* A few words on why a forbidden call is forbidden, for the report ("it synchronises"). */
+const char *ac_why(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,289 @@
+/*
+ * record.c - see record.h. One recording at a time, in the grading child that runs the
+ * student's host code. The driver functions it needs for names and parameter layouts are
+ * taken through the runtime's entry points, so the worker links no libcuda and still starts
+ * (to say "no GPU") where there is no driver.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "record.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef CUresult (*name_fn)(const char **, void *);
+typedef CUresult (*param_fn)(void *, size_t, size_t *, size_t *);
+
+static struct {
+    wi_record *rec;
+    rl_buffer buffers[WI_MAX_BUFFERS];
+    uint32_t nbuffers;
+    int allow_copies;
+    int active;
+    int depth; /* runtime calls in progress: their driver calls are the runtime's own */
+    int busy;  /* the recorder's own driver queries, which CUPTI reports too */
+    CUpti_SubscriberHandle subscriber;
+    name_fn func_name, kernel_name;
+    param_fn func_param, kernel_param;
+} rc;
+
+/* Notes the first thing the launcher did that it may not; later ones add nothing. */
+static void refuse(const char *fmt, ...)
+{
+    if (rc.rec->refused[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rc.rec->refused, sizeof rc.rec->refused, fmt, ap);
+    va_end(ap);
+}
+
+static int default_stream(const void *stream)
+{
+    /* 0, cudaStreamLegacy / CU_STREAM_LEGACY, cudaStreamPerThread / CU_STREAM_PER_THREAD */
+    return (uintptr_t)stream <= 2;
+}
+
+static wi_op *new_op(void)
+{
+    if (rc.rec->nops == WI_MAX_OPS) {
+        refuse("it launched more than %d kernels and copies", WI_MAX_OPS);
+        return NULL;
+    }
+    wi_op *op = &rc.rec->ops[rc.rec->nops++];
+    memset(op, 0, sizeof *op);
+    return op;
+}
+
+/* The kernel's name and parameter layout, whether f is a CUfunction or (as the runtime's
+ * launches hand it over) a CUkernel. Returns 0, or -1 when the driver cannot say. */
+static int describe_kernel(CUfunction f, wi_op *op)
+{
+    const char *name = NULL;
+    int is_kernel = 0;
+    rc.busy = 1;
+    if (rc.func_name((const char **)&name, f) != CUDA_SUCCESS || !name) {
+        is_kernel = 1;
+        if (rc.kernel_name((const char **)&name, f) != CUDA_SUCCESS)
+            name = NULL;
+    }
+    if (name)
+        snprintf(op->kernel, sizeof op->kernel, "%s", name);
+    param_fn info = is_kernel ? rc.kernel_param : rc.func_param;
+    for (size_t i = 0; name && i < WI_MAX_PARAMS; ++i) {
+        size_t off = 0, size = 0;
+        if (info(f, i, &off, &size) != CUDA_SUCCESS)
+            break;
+        op->param_offset[op->nparams] = (uint32_t)off;
+        op->param_size[op->nparams] = (uint32_t)size;
+        op->nparams++;
+    }
+    rc.busy = 0;
+    return name ? 0 : -1;
+}
+
+static void record_launch(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                          unsigned shared, void **params, void **extra)
+{
+    wi_op *op = new_op();
+    if (!op)
+        return;
+    op->kind = WI_OP_LAUNCH;
+    memcpy(op->grid, grid, sizeof op->grid);
+    memcpy(op->block, block, sizeof op->block);
+    op->shared_bytes = shared;
+    if (!params && extra) {
+        refuse("it passed kernel parameters through 'extra', which the grader cannot replay");
+        return;
+    }
+    if (describe_kernel(f, op) != 0) {
+        refuse("it launched a kernel the driver cannot name");
+        return;
+    }
+    for (uint32_t i = 0; i < op->nparams; ++i) {
+        uint32_t off = op->param_offset[i], size = op->param_size[i];
+        if (off > WI_MAX_PARAM_BYTES || size > WI_MAX_PARAM_BYTES - off || !params[i]) {
+            refuse("kernel '%s' takes more than %d bytes of parameters", op->kernel,
+                   WI_MAX_PARAM_BYTES);
+            return;
+        }
+        memcpy(op->params + off, params[i], size);
+        if (off + size > op->param_bytes)
+            op->param_bytes = off + size;
+    }
+    if (rl_find(rc.buffers, rc.nbuffers, op->params, op->param_offset, op->param_size, op->nparams,
+                op->relocs, WI_MAX_RELOCS, &op->nrelocs) != 0)
+        refuse("kernel '%s' takes more than %d pointers", op->kernel, WI_MAX_RELOCS);
+}
+
+static void record_copy(const char *name, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+    wi_op op = {.kind = WI_OP_COPY, .bytes = bytes};
+    int placed = rl_locate(rc.buffers, rc.nbuffers, dst, &op.dst_buffer, &op.dst_delta) == 0 &&
+                 rl_locate(rc.buffers, rc.nbuffers, src, &op.src_buffer, &op.src_delta) == 0 &&
+                 bytes <= rc.buffers[op.dst_buffer].bytes - op.dst_delta &&
+                 bytes <= rc.buffers[op.src_buffer].bytes - op.src_delta;
+    if (!rc.allow_copies || !placed) {
+        refuse("it called %s: %s", name,
+               rc.allow_copies ? "a copy that is not between the lab's device buffers"
+                               : "this lab's launchers may only launch kernels");
+        return;
+    }
+    wi_op *slot = new_op();
+    if (slot)
+        *slot = op;
+}
+
+/* The runtime's copies: dst, src, count and kind lead every variant's parameters. */
+typedef struct rt_copy {
+    void *dst;
+    const void *src;
+    size_t count;
+    enum cudaMemcpyKind kind;
+} rt_copy;
+
+/* The driver's linear copies: dst, src, count lead cuMemcpy*, cuMemcpyDtoD* alike. */
+typedef struct drv_copy {
+    CUdeviceptr dst, src;
+    size_t count;
+} drv_copy;
+
+static void runtime_call(const char *name, const void *params)
+{
+    ac_kind k = ac_classify(name);
+    if (k == AC_RT_LAUNCH) {
+        const cudaLaunchKernel_v7000_params *p = params;
+        if (!default_stream(p->stream))
+            refuse("it launched on a stream of its own; the contract asks for the default stream");
+    } else if (k == AC_COPY) {
+        const rt_copy *c = params;
+        if (c->kind == cudaMemcpyDeviceToDevice || c->kind == cudaMemcpyDefault)
+            record_copy(name, (uint64_t)(uintptr_t)c->dst, (uint64_t)(uintptr_t)c->src, c->count);
+        else
+            refuse("it called %s to copy to or from the host; the contract forbids it", name);
+    } else if (k == AC_FORBIDDEN) {
+        refuse("it called %s, and %s", name, ac_why(name));
+    }
+}
+
+/* The first launch attribute of c that changes what a launch does or how fast it goes (and
+ * that a replay would therefore have to repeat), or -1 when there is none. */
+static int changing_attribute(const CUlaunchConfig *c)
+{
+    for (unsigned i = 0; c->attrs && i < c->numAttrs; ++i) {
+        CUlaunchAttributeID id = c->attrs[i].id;
+        if (id == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW ||
+            id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE || id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ||
+            id == CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE ||
+            id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ||
+            id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ||
+            id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT)
+            return (int)id;
+    }
+    return -1;
+}
+
+static void driver_call(const char *name, const void *params)
+{
+    ac_kind k = ac_classify(name);
+    if (k == AC_LAUNCH && !strncmp(name, "cuLaunchKernelEx", 16)) {
+        const cuLaunchKernelEx_params *p = params;
+        const CUlaunchConfig *c = p->config;
+        unsigned grid[3] = {c->gridDimX, c->gridDimY, c->gridDimZ};
+        unsigned block[3] = {c->blockDimX, c->blockDimY, c->blockDimZ};
+        int attr = changing_attribute(c);
+        if (attr >= 0)
+            refuse("it launched with launch attribute %d (clusters, cooperation, programmatic "
+                   "launches or an L2 access policy), which the grader does not replay",
+                   attr);
+        else if (rc.depth == 0 && !default_stream(c->hStream))
+            refuse("it launched on a stream of its own; the contract asks for the default stream");
+        record_launch(p->f, grid, block, c->sharedMemBytes, p->kernelParams, p->extra);
+    } else if (k == AC_LAUNCH) {
+        const cuLaunchKernel_params *p = params;
+        unsigned grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
+        unsigned block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
+        if (rc.depth == 0 && !default_stream(p->hStream))
+            refuse("it launched on a stream of its own; the contract asks for the default stream");
+        record_launch(p->f, grid, block, p->sharedMemBytes, p->kernelParams, p->extra);
+    } else if (rc.depth > 0) {
+        return; /* inside a runtime call, already judged by its name */
+    } else if (k == AC_COPY) {
+        const drv_copy *c = params;
+        record_copy(name, c->dst, c->src, c->count);
+    } else if (k == AC_FORBIDDEN) {
+        refuse("it called %s, and %s", name, ac_why(name));
+    }
+}
+
+static void CUPTIAPI on_call(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                             const void *data)
+{
+    (void)userdata;
+    (void)id;
+    const CUpti_CallbackData *cd = data;
+    if (!rc.active || rc.busy || !cd->functionName)
+        return;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        if (cd->callbackSite == CUPTI_API_EXIT) {
+            rc.depth -= rc.depth > 0;
+            return;
+        }
+        runtime_call(cd->functionName, cd->functionParams);
+        rc.depth++;
+    } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cd->callbackSite == CUPTI_API_ENTER) {
+        driver_call(cd->functionName, cd->functionParams);
+    }
+}
+
+static int entry_point(const char *name, void **fn, char *why, size_t why_size)
+{
+    enum cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion(name, fn, 12040, cudaEnableDefault, &q) != cudaSuccess ||
+        !*fn) {
+        snprintf(why, why_size,
+                 "this driver has no %s: recording the launches needs a CUDA 12.4 driver or newer",
+                 name);
+        return -1;
+    }
+    return 0;
+}
+
+int rc_begin(wi_record *rec, const rl_buffer *b, uint32_t nb, int allow_copies, char *why,
+             size_t why_size)
+{
+    memset(&rc, 0, sizeof rc);
+    rc.rec = rec;
+    rc.nbuffers = nb < WI_MAX_BUFFERS ? nb : WI_MAX_BUFFERS;
+    memcpy(rc.buffers, b, rc.nbuffers * sizeof *b);
+    rc.allow_copies = allow_copies;
+    if (entry_point("cuFuncGetName", (void **)&rc.func_name, why, why_size) ||
+        entry_point("cuKernelGetName", (void **)&rc.kernel_name, why, why_size) ||
+        entry_point("cuFuncGetParamInfo", (void **)&rc.func_param, why, why_size) ||
+        entry_point("cuKernelGetParamInfo", (void **)&rc.kernel_param, why, why_size))
+        return -1;
+    CUptiResult r = cuptiSubscribe(&rc.subscriber, on_call, NULL);
+    if (r == CUPTI_SUCCESS)
+        r = cuptiEnableDomain(1, rc.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+    if (r == CUPTI_SUCCESS)
+        r = cuptiEnableDomain(1, rc.subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    if (r != CUPTI_SUCCESS) {
+        const char *s = NULL;
+        cuptiGetResultString(r, &s);
+        snprintf(why, why_size, "CUPTI cannot watch the launcher: %s", s ? s : "unknown error");
+        return -1;
+    }
+    rc.active = 1;
+    return 0;
+}
+
+void rc_end(void)
+{
+    rc.active = 0;
+    if (rc.subscriber)
+        cuptiUnsubscribe(rc.subscriber);
+    rc.subscriber = NULL;
+}

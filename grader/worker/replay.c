@@ -1,0 +1,200 @@
+/* replay.c - see replay.h. The driver functions come through the runtime's entry points, as
+ * in record.c, so the worker links no libcuda. */
+#define _POSIX_C_SOURCE 200809L
+#include "replay.h"
+
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef CUresult (*load_fn)(CUmodule *, const void *);
+typedef CUresult (*unload_fn)(CUmodule);
+typedef CUresult (*get_function_fn)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*set_attribute_fn)(CUfunction, CUfunction_attribute, int);
+typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, CUstream, void **, void **);
+typedef CUresult (*error_name_fn)(CUresult, const char **);
+
+/* Dynamic shared memory a kernel gets without asking (cudaFuncSetAttribute for more). */
+#define DEFAULT_DYNAMIC_SHARED (48 * 1024)
+
+struct rp_replay {
+    const wi_record *rec;
+    uint64_t bases[WI_MAX_BUFFERS];
+    void *image;
+    CUmodule module;
+    CUfunction fn[WI_MAX_OPS];
+    unsigned char params[WI_MAX_OPS][WI_MAX_PARAM_BYTES];
+    void *args[WI_MAX_OPS][WI_MAX_PARAMS];
+    load_fn load;
+    unload_fn unload;
+    get_function_fn get_function;
+    set_attribute_fn set_attribute;
+    launch_fn launch;
+    error_name_fn error_name;
+};
+
+static const char *error_text(const rp_replay *r, CUresult e)
+{
+    const char *s = NULL;
+    if (r->error_name)
+        r->error_name(e, &s);
+    return s ? s : "an unknown driver error";
+}
+
+static int entry_point(const char *name, void **fn, char *why, size_t why_size)
+{
+    enum cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion(name, fn, 12040, cudaEnableDefault, &q) != cudaSuccess ||
+        !*fn) {
+        snprintf(why, why_size, "this driver has no %s (replays need CUDA 12.4 or newer)", name);
+        return -1;
+    }
+    return 0;
+}
+
+static void *read_image(const char *path, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    long size = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    void *buf = size > 0 && size < (64L << 20) ? malloc((size_t)size) : NULL;
+    if (!f || !buf || fseek(f, 0, SEEK_SET) != 0 ||
+        fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        snprintf(why, why_size, "cannot read the kernel's device code '%s'", path);
+        free(buf);
+        buf = NULL;
+    }
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+/* Loads the module and finds every launched kernel in it. */
+static int load_module(rp_replay *r, char *why, size_t why_size)
+{
+    CUresult e = r->load(&r->module, r->image);
+    if (e != CUDA_SUCCESS) {
+        snprintf(why, why_size, "cannot load the kernel's device code: %s", error_text(r, e));
+        return -1;
+    }
+    for (uint32_t i = 0; i < r->rec->nops; ++i) {
+        const wi_op *op = &r->rec->ops[i];
+        if (op->kind != WI_OP_LAUNCH)
+            continue;
+        e = r->get_function(&r->fn[i], r->module, op->kernel);
+        if (e != CUDA_SUCCESS) {
+            snprintf(why, why_size,
+                     "the launcher launched '%s', which is not a kernel of the submitted "
+                     "kernel.cu (a library's, or one loaded some other way): only the "
+                     "submission's own kernels are graded",
+                     op->kernel);
+            return -1;
+        }
+        if (op->shared_bytes > DEFAULT_DYNAMIC_SHARED &&
+            (e = r->set_attribute(r->fn[i], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  (int)op->shared_bytes)) != CUDA_SUCCESS) {
+            snprintf(why, why_size, "kernel '%s' cannot have %u bytes of shared memory: %s",
+                     op->kernel, op->shared_bytes, error_text(r, e));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+rp_replay *rp_open(const char *image_path, const wi_record *rec, const rl_buffer *b, uint32_t nb,
+                   char *why, size_t why_size)
+{
+    if (nb != rec->nbuffers) {
+        snprintf(why, why_size, "the record was made on %u buffers, this lab has %u", rec->nbuffers,
+                 nb);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < nb; ++i)
+        if (b[i].bytes != rec->buffers[i].bytes) {
+            snprintf(why, why_size, "the record's buffer '%s' holds %llu bytes, this one %llu",
+                     rec->buffers[i].name, (unsigned long long)rec->buffers[i].bytes,
+                     (unsigned long long)b[i].bytes);
+            return NULL;
+        }
+    rp_replay *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(why, why_size, "out of memory for the replay");
+        return NULL;
+    }
+    r->rec = rec;
+    for (uint32_t i = 0; i < nb; ++i)
+        r->bases[i] = b[i].base;
+    if (entry_point("cuModuleLoadData", (void **)&r->load, why, why_size) ||
+        entry_point("cuModuleUnload", (void **)&r->unload, why, why_size) ||
+        entry_point("cuModuleGetFunction", (void **)&r->get_function, why, why_size) ||
+        entry_point("cuFuncSetAttribute", (void **)&r->set_attribute, why, why_size) ||
+        entry_point("cuLaunchKernel", (void **)&r->launch, why, why_size) ||
+        entry_point("cuGetErrorName", (void **)&r->error_name, why, why_size) ||
+        !(r->image = read_image(image_path, why, why_size)) || load_module(r, why, why_size)) {
+        rp_close(r);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < rec->nops; ++i) {
+        const wi_op *op = &rec->ops[i];
+        if (op->kind != WI_OP_LAUNCH)
+            continue;
+        memcpy(r->params[i], op->params, op->param_bytes);
+        rl_apply(r->params[i], op->relocs, op->nrelocs, r->bases);
+        for (uint32_t p = 0; p < op->nparams; ++p)
+            r->args[i][p] = r->params[i] + op->param_offset[p];
+    }
+    return r;
+}
+
+cudaError_t rp_run(void *ctx)
+{
+    rp_replay *r = ctx;
+    for (uint32_t i = 0; i < r->rec->nops; ++i) {
+        const wi_op *op = &r->rec->ops[i];
+        if (op->kind == WI_OP_COPY) {
+            cudaError_t err =
+                cudaMemcpyAsync((void *)(uintptr_t)(r->bases[op->dst_buffer] + op->dst_delta),
+                                (const void *)(uintptr_t)(r->bases[op->src_buffer] + op->src_delta),
+                                op->bytes, cudaMemcpyDeviceToDevice, 0);
+            if (err != cudaSuccess)
+                return err;
+            continue;
+        }
+        CUresult e =
+            r->launch(r->fn[i], op->grid[0], op->grid[1], op->grid[2], op->block[0], op->block[1],
+                      op->block[2], op->shared_bytes, NULL, r->args[i], NULL);
+        if (e != CUDA_SUCCESS) {
+            fprintf(stderr, "replaying launch %u of the record, kernel '%s': %s\n", i + 1,
+                    op->kernel, error_text(r, e));
+            return cudaErrorLaunchFailure;
+        }
+    }
+    return cudaGetLastError();
+}
+
+cudaError_t rp_reload(void *ctx)
+{
+    rp_replay *r = ctx;
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err != cudaSuccess)
+        return err;
+    char why[512];
+    if (r->unload(r->module) != CUDA_SUCCESS || load_module(r, why, sizeof why) != 0) {
+        fprintf(stderr, "reloading the kernel's device code: %s\n", why);
+        return cudaErrorInvalidKernelImage;
+    }
+    return cudaSuccess;
+}
+
+void rp_close(rp_replay *r)
+{
+    if (!r)
+        return;
+    if (r->module && r->unload)
+        r->unload(r->module);
+    free(r->image);
+    free(r);
+}

@@ -1,0 +1,46 @@
+/*
+ * replay.h - the replayer: the student's recorded launches (and, where the lab allows them,
+ * device-to-device copies) run again in a process that never loaded the student's host code.
+ * Only the device code is loaded (the fatbin nvcc made from the same kernel.cu), with the
+ * driver API, and every pointer of the record is moved to the same place in this process's
+ * buffers (relocate.h). A replay can be repeated; reloading the module between repeats gives
+ * every one fresh __device__ variables, so no replay can tell it was not the first.
+ */
+#ifndef CL_REPLAY_H
+#define CL_REPLAY_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#include "relocate.h"
+#include "wire.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rp_replay rp_replay;
+
+/* Loads the device code in image_path and prepares rec's operations on the nb buffers b (in
+ * the record's order, of the record's sizes). Returns the replayer, or NULL with why (no such
+ * kernel in the device code, buffers that do not match, a driver without what is needed). The
+ * current device's primary context must be current (the runtime's). */
+rp_replay *rp_open(const char *image_path, const wi_record *rec, const rl_buffer *b, uint32_t nb,
+                   char *why, size_t why_size);
+
+/* Runs every operation once, on the default stream; returns the launches' status. On a
+ * failure, also prints which operation failed and the driver's error. ctx is the replayer (a
+ * tm_work). */
+cudaError_t rp_run(void *ctx);
+
+/* Waits for the device, unloads the module and loads it again: fresh __device__ state. ctx is
+ * the replayer. */
+cudaError_t rp_reload(void *ctx);
+
+void rp_close(rp_replay *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
