@@ -1,11 +1,13 @@
 /*
  * record.c - see record.h. One recording at a time, in the grading child that runs the
  * student's host code. The driver functions it needs for names and parameter layouts are
- * taken through the runtime's entry points, so the worker links no libcuda and still starts
- * (to say "no GPU") where there is no driver.
+ * taken through the runtime's entry points (wk_driver_function), so the worker links no libcuda
+ * and still starts (to say "no GPU") where there is no driver.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "record.h"
+
+#include "worker.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -239,19 +241,6 @@ static void CUPTIAPI on_call(void *userdata, CUpti_CallbackDomain domain, CUpti_
     }
 }
 
-static int entry_point(const char *name, void **fn, char *why, size_t why_size)
-{
-    enum cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion(name, fn, 12040, cudaEnableDefault, &q) != cudaSuccess ||
-        !*fn) {
-        snprintf(why, why_size,
-                 "this driver has no %s: recording the launches needs a CUDA 12.4 driver or newer",
-                 name);
-        return -1;
-    }
-    return 0;
-}
-
 int rc_begin(wi_record *rec, const rl_buffer *b, uint32_t nb, int allow_copies, char *why,
              size_t why_size)
 {
@@ -260,10 +249,10 @@ int rc_begin(wi_record *rec, const rl_buffer *b, uint32_t nb, int allow_copies, 
     rc.nbuffers = nb < WI_MAX_BUFFERS ? nb : WI_MAX_BUFFERS;
     memcpy(rc.buffers, b, rc.nbuffers * sizeof *b);
     rc.allow_copies = allow_copies;
-    if (entry_point("cuFuncGetName", (void **)&rc.func_name, why, why_size) ||
-        entry_point("cuKernelGetName", (void **)&rc.kernel_name, why, why_size) ||
-        entry_point("cuFuncGetParamInfo", (void **)&rc.func_param, why, why_size) ||
-        entry_point("cuKernelGetParamInfo", (void **)&rc.kernel_param, why, why_size))
+    if (wk_driver_function("cuFuncGetName", (void **)&rc.func_name, why, why_size) ||
+        wk_driver_function("cuKernelGetName", (void **)&rc.kernel_name, why, why_size) ||
+        wk_driver_function("cuFuncGetParamInfo", (void **)&rc.func_param, why, why_size) ||
+        wk_driver_function("cuKernelGetParamInfo", (void **)&rc.kernel_param, why, why_size))
         return -1;
     CUptiResult r = cuptiSubscribe(&rc.subscriber, on_call, NULL);
     if (r == CUPTI_SUCCESS)

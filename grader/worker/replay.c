@@ -1,7 +1,9 @@
-/* replay.c - see replay.h. The driver functions come through the runtime's entry points, as
- * in record.c, so the worker links no libcuda. */
+/* replay.c - see replay.h. The driver functions come through the runtime's entry points
+ * (wk_driver_function), so the worker links no libcuda. */
 #define _POSIX_C_SOURCE 200809L
 #include "replay.h"
+
+#include "worker.h"
 
 #include <cuda.h>
 #include <stdio.h>
@@ -41,17 +43,6 @@ static const char *error_text(const rp_replay *r, CUresult e)
     if (r->error_name)
         r->error_name(e, &s);
     return s ? s : "an unknown driver error";
-}
-
-static int entry_point(const char *name, void **fn, char *why, size_t why_size)
-{
-    enum cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion(name, fn, 12040, cudaEnableDefault, &q) != cudaSuccess ||
-        !*fn) {
-        snprintf(why, why_size, "this driver has no %s (replays need CUDA 12.4 or newer)", name);
-        return -1;
-    }
-    return 0;
 }
 
 static void *read_image(const char *path, char *why, size_t why_size)
@@ -127,12 +118,12 @@ rp_replay *rp_open(const char *image_path, const wi_record *rec, const rl_buffer
     r->rec = rec;
     for (uint32_t i = 0; i < nb; ++i)
         r->bases[i] = b[i].base;
-    if (entry_point("cuModuleLoadData", (void **)&r->load, why, why_size) ||
-        entry_point("cuModuleUnload", (void **)&r->unload, why, why_size) ||
-        entry_point("cuModuleGetFunction", (void **)&r->get_function, why, why_size) ||
-        entry_point("cuFuncSetAttribute", (void **)&r->set_attribute, why, why_size) ||
-        entry_point("cuLaunchKernel", (void **)&r->launch, why, why_size) ||
-        entry_point("cuGetErrorName", (void **)&r->error_name, why, why_size) ||
+    if (wk_driver_function("cuModuleLoadData", (void **)&r->load, why, why_size) ||
+        wk_driver_function("cuModuleUnload", (void **)&r->unload, why, why_size) ||
+        wk_driver_function("cuModuleGetFunction", (void **)&r->get_function, why, why_size) ||
+        wk_driver_function("cuFuncSetAttribute", (void **)&r->set_attribute, why, why_size) ||
+        wk_driver_function("cuLaunchKernel", (void **)&r->launch, why, why_size) ||
+        wk_driver_function("cuGetErrorName", (void **)&r->error_name, why, why_size) ||
         !(r->image = read_image(image_path, why, why_size)) || load_module(r, why, why_size)) {
         rp_close(r);
         return NULL;
@@ -181,7 +172,7 @@ cudaError_t rp_reload(void *ctx)
     cudaError_t err = cudaDeviceSynchronize();
     if (err != cudaSuccess)
         return err;
-    char why[512];
+    char why[512] = "the driver cannot unload it";
     if (r->unload(r->module) != CUDA_SUCCESS || load_module(r, why, sizeof why) != 0) {
         fprintf(stderr, "reloading the kernel's device code: %s\n", why);
         return cudaErrorInvalidKernelImage;

@@ -168,6 +168,22 @@ void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes
     free(path);
 }
 
+/* ---- the driver (worker.h) ---- */
+
+int wk_driver_function(const char *name, void **fn, char *why, size_t why_size)
+{
+    enum cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion(name, fn, 12040, cudaEnableDefault, &q) != cudaSuccess ||
+        !*fn) {
+        snprintf(why, why_size,
+                 "this driver has no %s: recording and replaying launches needs a driver for "
+                 "CUDA 12.4 or newer",
+                 name);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- the speed-of-light copy (worker.h) ---- */
 
 typedef struct copy_ctx {
@@ -191,16 +207,21 @@ cudaError_t wk_time_copy(const void *src, void *dst, size_t bytes, const tm_opti
 
 /* ---- result.json ---- */
 
-static void write_result(const wk_job *job, const wi_result *res)
+/* Writes json (and frees it) as WORKDIR/NAME; exits CL_EXIT_IO when it cannot. */
+static void write_json(const wk_job *job, const char *name, cJSON *json)
 {
-    cJSON *json = wi_result_to_json(res);
-    char *path = path_in(job, WI_RESULT_FILE);
+    char *path = path_in(job, name);
     if (wi_write_file(path, json) != 0) {
         fprintf(stderr, "cannot write '%s'\n", path);
         exit(CL_EXIT_IO);
     }
     cJSON_Delete(json);
     free(path);
+}
+
+static void write_result(const wk_job *job, const wi_result *res)
+{
+    write_json(job, WI_RESULT_FILE, wi_result_to_json(res));
 }
 
 static wi_time time_of(const tm_result *t, double bytes)
@@ -315,14 +336,7 @@ static void record_once(const wk_job *job, const wk_lab *lab, void *state, wi_re
 
 static void write_record(const wk_job *job, const char *name, const wi_record *rec)
 {
-    cJSON *json = wi_record_to_json(rec);
-    char *path = path_in(job, name);
-    if (wi_write_file(path, json) != 0) {
-        fprintf(stderr, "cannot write '%s'\n", path);
-        exit(CL_EXIT_IO);
-    }
-    cJSON_Delete(json);
-    free(path);
+    write_json(job, name, wi_record_to_json(rec));
 }
 
 /* WI_RECORD: the only step that runs the student's host code. Its launchers are called once,

@@ -68,6 +68,10 @@ void wk_add_buffer(const void *base, size_t bytes);
  * made in one is replayed on the same buffers in another); returns how many. */
 uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS]);
 
+/* Finds the driver function name (of CUDA 12.4's API) through the runtime, so the worker needs
+ * no libcuda at link time; 0, or -1 with why. */
+int wk_driver_function(const char *name, void **fn, char *why, size_t why_size);
+
 /* The speed-of-light copy (sol_copy.cu): consecutive threads copy consecutive 16-byte vectors
  * of bytes (a multiple of 16) from src to dst; returns the launch's status. */
 cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
