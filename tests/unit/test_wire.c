@@ -538,6 +538,29 @@ static void test_wire_record_refuses_what_cannot_be_replayed(void **state)
     assert_record_refused(unknown_op, "copy inside the lab's buffers");
 }
 
+/* ---- text from student code ---- */
+
+static void test_wire_clean_text_leaves_no_terminal_control(void **state)
+{
+    (void)state;
+    char s[] = "ok\tline\n\033[2J\033[1;1HPASS\r\b\x7f"
+               "\xc2\x9b"     /* C1 CSI */
+               "\xe2\x80\xae" /* right-to-left override */
+               "caf\xc3\xa9"; /* an ordinary accented letter */
+    wi_clean_text(s);
+    assert_string_equal(s, "ok\tline\n?[2J?[1;1HPASS????????caf\xc3\xa9");
+    wi_clean_text(NULL); /* nothing to do, no crash */
+
+    /* Every reader applies it: a forged kernel name reaches the report harmless. */
+    wi_result a = full_result(), b;
+    strcpy(a.counters.kernels[0].name, "k\033]0;owned\a");
+    cJSON *j = wi_result_to_json(&a);
+    char why[256];
+    assert_int_equal(wi_result_from_json(j, &b, why, sizeof why), 0);
+    assert_string_equal(b.counters.kernels[0].name, "k?]0;owned?");
+    cJSON_Delete(j);
+}
+
 /* ---- files ---- */
 
 static char dir[64];
@@ -633,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_wire_trace_missing_keys_are_errors),
         cmocka_unit_test(test_wire_record_round_trip),
         cmocka_unit_test(test_wire_record_refuses_what_cannot_be_replayed),
+        cmocka_unit_test(test_wire_clean_text_leaves_no_terminal_control),
         cmocka_unit_test(test_wire_files_round_trip),
         cmocka_unit_test(test_wire_read_refuses_what_is_not_a_record),
     };
