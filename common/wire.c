@@ -601,6 +601,22 @@ int wi_record_from_json(const cJSON *o, wi_record *rec, char *why, size_t why_si
     return r.failed ? -1 : 0;
 }
 
+int wi_record_load(const char *path, wi_record *r, char *why, size_t why_size)
+{
+    cJSON *json = wi_read_file(path, why, why_size);
+    int rc = json ? wi_record_from_json(json, r, why, why_size) : -1;
+    cJSON_Delete(json);
+    return rc;
+}
+
+int wi_record_save(const char *path, const wi_record *r)
+{
+    cJSON *json = wi_record_to_json(r);
+    int rc = wi_write_file(path, json);
+    cJSON_Delete(json);
+    return rc;
+}
+
 /* ---- trace.json ---- */
 
 static cJSON *instruction_to_json(const ta_instruction *in)

@@ -221,6 +221,9 @@ cJSON *wi_record_to_json(const wi_record *r);
 /* Also checks that every reference is in range (a buffer index, a relocation inside the
  * parameters, a copy inside its buffers): a record is replayed as it reads. */
 int wi_record_from_json(const cJSON *o, wi_record *r, char *why, size_t why_size);
+/* The same, as a file (read as wi_read_file reads); 0, or -1 (with why, when reading). */
+int wi_record_load(const char *path, wi_record *r, char *why, size_t why_size);
+int wi_record_save(const char *path, const wi_record *r);
 
 /* ---- trace.json: what the tracer saw ---- */
 

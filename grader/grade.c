@@ -226,23 +226,6 @@ static int note_child(const gr_config *cfg, const rn_result *r, const char *pref
     return 0;
 }
 
-/* Reads and checks a record the recording wrote, into rec; 0, or -1 with why. */
-static int read_record(const char *path, wi_record *rec, char *why, size_t why_size)
-{
-    cJSON *json = wi_read_file(path, why, why_size);
-    int rc = json ? wi_record_from_json(json, rec, why, why_size) : -1;
-    cJSON_Delete(json);
-    return rc;
-}
-
-static int write_record(const char *path, const wi_record *rec)
-{
-    cJSON *json = wi_record_to_json(rec);
-    int rc = wi_write_file(path, json);
-    cJSON_Delete(json);
-    return rc;
-}
-
 static wi_record full_record, small_record;
 
 /* The recording: the student's host code, once. Fills o's run fields when it does not end
@@ -271,13 +254,13 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
         return -1;
     char path[4400], why[512];
     snprintf(path, sizeof path, "%s/%s", f->rec, WI_RECORD_FILE);
-    if (read_record(path, &full_record, why, sizeof why) != 0) {
+    if (wi_record_load(path, &full_record, why, sizeof why) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem,
                  "the recording of the launches is unusable: %.400s", why);
         return -1;
     }
     snprintf(path, sizeof path, "%s/%s", f->rec, WI_TRACE_RECORD_FILE);
-    o->trace_recorded = read_record(path, &small_record, why, sizeof why) == 0;
+    o->trace_recorded = wi_record_load(path, &small_record, why, sizeof why) == 0;
     snprintf(o->refused, sizeof o->refused, "%s", full_record.refused);
     if (!o->refused[0] && o->trace_recorded)
         snprintf(o->refused, sizeof o->refused, "%s", small_record.refused);
@@ -300,9 +283,9 @@ static int prepare_replays(const oc_outcome *o, lab_files *f, const void *image,
     int ok = out && fwrite(image, 1, size, out) == size;
     if (out && fclose(out) != 0)
         ok = 0;
-    if (ok && write_record(f->record, &full_record) != 0)
+    if (ok && wi_record_save(f->record, &full_record) != 0)
         ok = 0;
-    if (ok && o->trace_recorded && write_record(f->trace_record, &small_record) != 0)
+    if (ok && o->trace_recorded && wi_record_save(f->trace_record, &small_record) != 0)
         ok = 0;
     return ok ? 0 : -1;
 }

@@ -269,12 +269,10 @@ typedef struct work {
 static void *record_file(const char *path, wi_record *rec)
 {
     char why[512];
-    cJSON *json = wi_read_file(path, why, sizeof why);
-    if (!json || wi_record_from_json(json, rec, why, sizeof why) != 0) {
+    if (wi_record_load(path, rec, why, sizeof why) != 0) {
         fprintf(stderr, "cannot replay the recorded launches: %s\n", why);
         exit(CL_EXIT_IO);
     }
-    cJSON_Delete(json);
     return rec;
 }
 
@@ -311,7 +309,7 @@ static void run_once(const wk_job *job, const wk_lab *lab, void *state, const wo
 }
 
 /* Calls the student's launchers once on the lab's buffers, recording what they do. */
-static void record_once(const wk_job *job, const wk_lab *lab, void *state, wi_record *rec)
+static void record_once(const wk_lab *lab, void *state, wi_record *rec)
 {
     memset(rec, 0, sizeof *rec);
     rl_buffer b[WI_MAX_BUFFERS];
@@ -331,12 +329,16 @@ static void record_once(const wk_job *job, const wk_lab *lab, void *state, wi_re
     rc_end();
     CL_CUDA_CHECK(err);
     CL_CUDA_CHECK(cudaDeviceSynchronize());
-    (void)job;
 }
 
 static void write_record(const wk_job *job, const char *name, const wi_record *rec)
 {
-    write_json(job, name, wi_record_to_json(rec));
+    char *path = path_in(job, name);
+    if (wi_record_save(path, rec) != 0) {
+        fprintf(stderr, "cannot write '%s'\n", path);
+        exit(CL_EXIT_IO);
+    }
+    free(path);
 }
 
 /* WI_RECORD: the only step that runs the student's host code. Its launchers are called once,
@@ -346,7 +348,7 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     static wi_record rec;
     void *state = open_lab(job, lab);
-    record_once(job, lab, state, &rec);
+    record_once(lab, state, &rec);
     write_record(job, WI_RECORD_FILE, &rec);
     res->has_run = 1;
     res->run.launched = 1;
@@ -357,7 +359,7 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
     if (lab->trace_smaller) {
         job->trace = 1;
         state = open_lab(job, lab);
-        record_once(job, lab, state, &rec);
+        record_once(lab, state, &rec);
         write_record(job, WI_TRACE_RECORD_FILE, &rec);
         lab->close(state);
     }

@@ -597,6 +597,12 @@ static void test_wire_files_round_trip(void **state)
     char tmp[160];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     assert_int_equal(access(tmp, F_OK), -1); /* renamed into place */
+
+    static wi_record rec;
+    snprintf(path, sizeof path, "%s/record.json", dir);
+    assert_int_equal(wi_record_save(path, sample_record()), 0);
+    assert_int_equal(wi_record_load(path, &rec, why, sizeof why), 0);
+    assert_string_equal(rec.ops[0].kernel, "_Z13scale_chunkedfPKfPfm");
 }
 
 static void test_wire_read_refuses_what_is_not_a_record(void **state)
