@@ -686,6 +686,9 @@ cJSON *wi_trace_to_json(const wi_trace *t)
         cJSON_AddNumberToObject(o, "scale", tk->scale);
         cJSON_AddNumberToObject(o, "records", (double)k->records);
         cJSON_AddNumberToObject(o, "dropped", (double)tk->dropped);
+        cJSON_AddNumberToObject(o, "oob_reads", (double)tk->oob_reads);
+        cJSON_AddStringToObject(o, "oob_file", tk->oob_file);
+        cJSON_AddNumberToObject(o, "oob_line", tk->oob_line);
         cJSON_AddNumberToObject(o, "invalid", (double)k->invalid);
         cJSON_AddItemToObject(o, "loads", wi_tally_to_json(&k->loads));
         cJSON_AddItemToObject(o, "stores", wi_tally_to_json(&k->stores));
@@ -707,6 +710,9 @@ static void kernel_read(reader *r, const cJSON *o, wi_trace_kernel *tk)
     tk->scale = num(r, o, w, "scale");
     k->records = count(r, o, w, "records");
     tk->dropped = count(r, o, w, "dropped");
+    tk->oob_reads = count(r, o, w, "oob_reads");
+    text(r, o, w, "oob_file", tk->oob_file, sizeof tk->oob_file);
+    tk->oob_line = (unsigned)num(r, o, w, "oob_line");
     k->invalid = count(r, o, w, "invalid");
     tally_read(r, object(r, o, w, "loads"), "kernels[].loads", &k->loads);
     tally_read(r, object(r, o, w, "stores"), "kernels[].stores", &k->stores);
@@ -757,12 +763,23 @@ void wi_trace_free(wi_trace *t)
 
 /* ---- files ---- */
 
+FILE *wi_create(const char *path)
+{
+    if (unlink(path) != 0 && errno != ENOENT)
+        return NULL;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !f)
+        close(fd);
+    return f;
+}
+
 int wi_write_file(const char *path, const cJSON *json)
 {
     char *text = json ? cJSON_PrintUnformatted(json) : NULL;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = text ? fopen(tmp, "w") : NULL;
+    FILE *f = text ? wi_create(tmp) : NULL;
     int ok = f && fputs(text, f) >= 0;
     if (f && fclose(f) != 0)
         ok = 0;

@@ -19,6 +19,7 @@
 #define CL_WIRE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
@@ -33,18 +34,24 @@ extern "C" {
 
 /* ---- names ---- */
 
-#define WI_RESULT_FILE "result.json"             /* the child's record, in its work folder */
-#define WI_TRACE_FILE "trace.json"               /* the tracer's record, beside it */
-#define WI_EXPLORE_CSV "explore.csv"             /* an explore run's table */
-#define WI_RECORD_FILE "record.json"             /* the student's launches, recorded */
-#define WI_TRACE_RECORD_FILE "record-trace.json" /* the same, on the trace's smaller problem */
-#define WI_TRACER_LIB "libcl_tracer.so"          /* the trace engine, beside grade-worker */
+#define WI_RESULT_FILE "result.json"                  /* the child's record, in its work folder */
+#define WI_TRACE_FILE "trace.json"                    /* the tracer's record, beside it */
+#define WI_EXPLORE_CSV "explore.csv"                  /* an explore run's table */
+#define WI_RECORD_FILE "record.json"                  /* the student's launches, recorded */
+#define WI_TRACE_RECORD_FILE "record-trace.json"      /* the same, on the trace's smaller problem */
+#define WI_CHECK_RECORD_FILE "record-check-%02u.json" /* ... on check shape %u (printf) */
+#define WI_CHECK_DIR "check-%02u"       /* where a replay saves what it made on check shape %u */
+#define WI_TRACER_LIB "libcl_tracer.so" /* the trace engine, beside grade-worker */
 #define WI_TRACER_PATCH "cl_trace_patch.fatbin"  /* its device patch, beside it */
 #define WI_ENV_INJECTION "CUDA_INJECTION64_PATH" /* how the driver is told to load the tracer */
 #define WI_ENV_TRACE_PATCHES "CL_TRACE_PATCHES"  /* the patch, for the tracer */
 #define WI_ENV_TRACE_OUT "CL_TRACE_OUT"          /* where the tracer writes its record */
 #define WI_ENV_TRACE_SAMPLE "CL_TRACE_SAMPLE"    /* trace one warp in N (default 16) */
 #define WI_ENV_TRACE_MAX_RECORDS "CL_TRACE_MAX_RECORDS" /* records per launch (default 2^18) */
+/* The tracer's function the grading child calls (found with dlsym) to tell it the lab's
+ * buffers: void cl_tracer_watch(const uint64_t *ranges, int n), four numbers a buffer: its
+ * allocation [lo, hi) and the part of it the lab uses [in_lo, in_hi). */
+#define WI_TRACER_WATCH "cl_tracer_watch"
 
 /* The largest record file a reader accepts. */
 #define WI_MAX_FILE_BYTES ((size_t)64 << 20)
@@ -233,6 +240,11 @@ typedef struct wi_trace_kernel {
     unsigned sample;  /* one warp in sample was traced (the last launch's) */
     double scale;     /* how many requests each analysed record stands for, all launches */
     uint64_t dropped; /* records the buffer had no room for */
+    /* Loads (lanes, over the traced warps) that read a lab buffer's guard bytes: out of bounds,
+     * just before or after an input or output; the first such load's place in the source. */
+    uint64_t oob_reads;
+    char oob_file[512];
+    unsigned oob_line;
 } wi_trace_kernel;
 
 typedef struct wi_trace {
@@ -256,6 +268,12 @@ cJSON *wi_device_to_json(const wi_device *d);
 /* Writes json to path through path.tmp and a rename, so a reader never sees half a file.
  * Returns 0, or -1. */
 int wi_write_file(const char *path, const cJSON *json);
+
+/* Creates path afresh for writing ("wb"), whatever was there: an entry of that name (a link, a
+ * FIFO, a hard link to another file, planted by student code in the folder) is removed first,
+ * and the new file is made with O_EXCL and O_NOFOLLOW, so nothing outside the folder is ever
+ * written through it. NULL (errno set) when it cannot. */
+FILE *wi_create(const char *path);
 /* Reads path, which must be a regular file (a link is not followed, a pipe not waited on) of
  * at most max bytes, into a malloc'ed buffer (NUL-terminated; *size bytes); NULL with why. */
 void *wi_read_bytes(const char *path, size_t max, size_t *size, char *why, size_t why_size);

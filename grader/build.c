@@ -46,7 +46,9 @@ int bd_compile(const char *source, const char *output, const bd_options *opt, rn
                      .output_cap = 64 * 1024,
                      .workdir = opt->workdir,
                      .max_file_bytes = (size_t)1 << 30,
-                     .max_memory_bytes = (size_t)16 << 30};
+                     .max_memory_bytes = (size_t)16 << 30,
+                     .sandbox = opt->sandbox,
+                     .env_add = opt->env};
     if (rn_run(argv, &ro, res) != 0)
         return -1;
     return res->status == RN_EXITED && res->exit_code == 0 ? 0 : 1;

@@ -18,6 +18,8 @@ typedef struct bd_options {
                                 among them); NULL: keep none */
     const char *workdir;     /* nvcc runs there; NULL: the current folder */
     double timeout_s;
+    const struct sb_policy *sandbox; /* confines nvcc (sandbox.h); NULL: unconfined */
+    const char **env;                /* "NAME=value" entries for nvcc's environment, or NULL */
 } bd_options;
 
 /* Compiles source into output (a .so) with -lineinfo and the shared CUDA runtime. Returns 0

@@ -17,7 +17,11 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
     const char *argv[WI_MAX_ARGV];
     char seed[24];
     wi_args_to_argv(worker, &req->args, seed, argv);
-    rn_options ro = {.timeout_s = req->timeout_s, .output_cap = 16 * 1024, .env_add = req->env};
+    rn_options ro = {.timeout_s = req->timeout_s,
+                     .output_cap = 16 * 1024,
+                     .env_add = req->env,
+                     .sandbox = req->sandbox,
+                     .max_data_bytes = req->max_data_bytes};
     char path[4200];
     record_path(req->args.workdir, path, sizeof path);
     remove(path);

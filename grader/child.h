@@ -17,9 +17,11 @@ extern "C" {
 #endif
 
 typedef struct ch_request {
-    wi_args args;     /* the mode, lab, kernel, work folder, seed and flags */
-    double timeout_s; /* the wall-clock limit of this child */
-    const char **env; /* "NAME=value" entries added to its environment, or NULL */
+    wi_args args;                    /* the mode, lab, kernel, work folder, seed and flags */
+    double timeout_s;                /* the wall-clock limit of this child */
+    const char **env;                /* "NAME=value" entries added to its environment, or NULL */
+    const struct sb_policy *sandbox; /* confines it (sandbox.h); NULL: unconfined */
+    size_t max_data_bytes;           /* its RLIMIT_DATA; 0: none */
 } ch_request;
 
 /* Removes any old record from the work folder, runs worker with req and fills *r (free with

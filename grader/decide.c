@@ -70,21 +70,56 @@ static void compare_engines(oc_outcome *o)
     }
 }
 
+/* Efficiency against the task's least traffic: `least` sectors it must move, `waste` sectors
+ * the engine saw moved beyond what each request asked for. Extra requests that waste nothing
+ * change neither. */
+static double task_efficiency(double least, double waste)
+{
+    return least > 0 ? least / (least + (waste > 0 ? waste : 0)) : -1;
+}
+
+/* For a lab that reads each input once: grades the lower of the engine's efficiency and the
+ * one against the task's least traffic, so that cheap coalesced re-reads cannot dilute the
+ * waste of a strided access. */
+static void against_task(oc_outcome *o, double load_waste, double store_waste, double useful)
+{
+    double share = o->spec->load_share;
+    o->load_task_eff = o->store_task_eff = -1;
+    if (share <= 0 || useful <= 0)
+        return;
+    o->load_task_eff = task_efficiency(useful * share / 32.0, load_waste);
+    o->store_task_eff = task_efficiency(useful * (1 - share) / 32.0, store_waste);
+    /* A hair below is rounding (a partial last sector); only a real difference is graded. */
+    o->load_by_task = o->load_task_eff >= 0 && o->load_task_eff < o->load_eff - 0.005;
+    o->store_by_task = o->store_task_eff >= 0 && o->store_task_eff < o->store_eff - 0.005;
+    if (o->load_by_task)
+        o->load_eff = o->load_task_eff;
+    if (o->store_by_task)
+        o->store_eff = o->store_task_eff;
+}
+
 /* Which engine's efficiency is graded: the trace (broadcast-aware, per instruction, no rights
  * needed) when it ran, else the counters. */
 static void choose_engine(oc_outcome *o)
 {
     o->engine = OC_BY_NONE;
+    o->load_task_eff = o->store_task_eff = -1;
+    o->load_by_task = o->store_by_task = 0;
     if (o->trace == OC_ENGINE_OK) {
         o->engine = OC_BY_TRACE;
         o->load_eff = cl_tally_efficiency(&o->trace_loads);
         o->store_eff = cl_tally_efficiency(&o->trace_stores);
+        against_task(o, (double)o->trace_loads.sectors - (double)o->trace_loads.ideal_sectors,
+                     (double)o->trace_stores.sectors - (double)o->trace_stores.ideal_sectors,
+                     o->trace_smaller ? o->trace_useful_bytes : o->useful_bytes);
         if (o->counters == OC_ENGINE_OK && !o->trace_smaller) /* else different problems */
             compare_engines(o);
     } else if (o->counters == OC_ENGINE_OK) {
         o->engine = OC_BY_COUNTERS;
         o->load_eff = counters_efficiency(&o->load);
         o->store_eff = counters_efficiency(&o->store);
+        against_task(o, o->load.sectors - o->load.bytes / 32.0,
+                     o->store.sectors - o->store.bytes / 32.0, o->useful_bytes);
     }
     o->efficiency_measured = o->engine != OC_BY_NONE;
 }
@@ -149,7 +184,7 @@ static int gate_contract(oc_outcome *o)
          "A launcher picks its grid and block, launches its kernels on the default stream and "
          "returns: no copies to or from the host, no allocations, no synchronisation, no other "
          "streams or libraries. Put all the work in your kernels.",
-         "the launcher broke lab %s's contract: %s", o->spec->id, o->refused);
+         "the submission broke lab %s's contract: %s", o->spec->id, o->refused);
     return 1;
 }
 
@@ -169,7 +204,9 @@ static int gate_guards(oc_outcome *o)
     stop(o, OC_STAGE_GUARDS, OC_FAIL,
          "Some thread's index runs past the end (or before the start) of the output: guard every "
          "store with the bound test, and check the last block.",
-         "the kernel wrote outside its output array (the guard bytes around it changed)");
+         "the kernel wrote outside its output array (the guard bytes around it changed)%s%s%s",
+         o->check_at[0] ? " at " : "", o->check_at,
+         o->check_at[0] ? ", one of the small sizes it is also checked at" : "");
     return 1;
 }
 
@@ -205,6 +242,11 @@ static int gate_correct(oc_outcome *o)
              "elements differ), though its own run got it right: part of the work was done "
              "outside those launches",
              o->check.mismatches, o->check.checked);
+    else if (o->check_at[0])
+        stop(o, OC_STAGE_CORRECTNESS, OC_FAIL, hint,
+             "the output is wrong at %s, one of the small sizes it is also checked at (right at "
+             "the graded size): %zu of %zu elements differ",
+             o->check_at, o->check.mismatches, o->check.checked);
     else
         stop(o, OC_STAGE_CORRECTNESS, OC_FAIL, hint,
              "the output is wrong: %zu of %zu elements differ", o->check.mismatches,
@@ -213,6 +255,40 @@ static int gate_correct(oc_outcome *o)
 }
 
 /* ---- correct: can it be, and was it, measured? ---- */
+
+/* Correct when replayed, wrong while measured: the kernel behaves otherwise when it is watched,
+ * and what was measured is not what was checked. */
+static int gate_measured_outputs(oc_outcome *o)
+{
+    if (!o->measured_wrong[0])
+        return 0;
+    o->score = o->score_correct = 0; /* what it computed while measured was wrong */
+    stop(o, OC_STAGE_REMEASURE, OC_FAIL,
+         "A kernel must compute the same whenever it runs: do not make its work depend on the "
+         "clock, on how fast it runs, or on which warps might be watched.",
+         "correct when replayed, but wrong %s: %.1500s", o->measured_wrong,
+         o->measured_check.details);
+    return 1;
+}
+
+/* The outputs are right, but the trace saw loads of an input's or output's guard bytes: past an
+ * array's ends, which works here by chance and crashes or reads garbage elsewhere. */
+static int gate_oob_reads(oc_outcome *o)
+{
+    if (o->oob_reads <= 0)
+        return 0;
+    char where[1400] = "";
+    if (o->oob_line)
+        snprintf(where, sizeof where, ", the first at %.1000s:%u%s%.250s", o->oob_file, o->oob_line,
+                 o->oob_text[0] ? ": " : "", o->oob_text);
+    stop(o, OC_STAGE_GUARDS, OC_FAIL,
+         "Some thread reads past the end (or before the start) of an array: guard every load with "
+         "the same bound test as its store, and mind vector loads at a row's or an array's tail.",
+         "correct, but the kernel reads outside its arrays: %.0f loads of the traced warps read "
+         "the bytes just past an input or output%s",
+         o->oob_reads, where);
+    return 1;
+}
 
 /* Correct once, then crashed, hung or failed when measured: that is the kernel's doing, and a
  * kernel must not escape measurement by failing under it. */
@@ -405,7 +481,8 @@ void gr_decide(oc_outcome *o)
     speed sp = measure_speed(o);
     choose_engine(o);
     if (gate_build(o) || gate_contract(o) || gate_run(o) || gate_guards(o) || gate_outputs(o) ||
-        gate_correct(o) || gate_remeasured(o) || gate_measured(o, &sp))
+        gate_correct(o) || gate_measured_outputs(o) || gate_oob_reads(o) || gate_remeasured(o) ||
+        gate_measured(o, &sp))
         return;
     measured m = what_was_measured(o);
     if (gate_traffic(o, &m) || gate_moved(o, &m) || gate_agree(o, &sp))

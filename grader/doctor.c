@@ -1,7 +1,8 @@
 /* doctor.c - see doctor.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "doctor.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include "child.h"
 #include "exit_codes.h"
 #include "runner.h"
+#include "sandbox.h"
 
 const char *dr_counter_fix(const char *os_id)
 {
@@ -191,6 +193,40 @@ static int tracer_built(const gr_config *cfg)
     return access(lib, R_OK) == 0 && access(fatbin, R_OK) == 0;
 }
 
+/* Whether the compile and the recording are confined, and whether the confinement hides the
+ * grader's own tree from the compile (it cannot where the tree lies in a folder the compile
+ * must read, such as /usr). Never a problem: grading works unconfined, less safely. */
+static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
+{
+    char text[1024];
+    sb_describe(text, sizeof text);
+    if (!sb_abi()) {
+        line(out, "--", "sandbox", text);
+        fix(out, "grade untrusted submissions in a container or as a user of their own "
+                 "(docs: README.md, \"What the grader cannot stop\")");
+        return;
+    }
+    line(out, "ok", "sandbox", text);
+    static sb_policy p;
+    static char toolkit[PATH_MAX];
+    char root[PATH_MAX], real[PATH_MAX];
+    gr_compile_policy(cfg, workdir, &p, toolkit);
+    if (!realpath(cfg->root, root))
+        return;
+    for (int i = 0; i < SB_MAX_PATHS && p.read[i]; ++i) {
+        size_t n = realpath(p.read[i], real) ? strlen(real) : 0;
+        if (n && !strncmp(root, real, n) && (root[n] == '/' || root[n] == '\0' || n == 1)) {
+            snprintf(text, sizeof text,
+                     "this tree ('%.400s') lies in '%.400s', which the compile must read: a "
+                     "submission can #include the solutions by their absolute path",
+                     root, real);
+            line(out, "--", "", text);
+            fix(out, "grade from a copy of the tree outside the system's folders");
+            return;
+        }
+    }
+}
+
 int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
 {
     fprintf(out, "grade --doctor: what grading needs on this machine\n");
@@ -203,6 +239,7 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
     }
     int gpu = gpu_check(cfg, workdir, out);
     int problems = !gpu + !nvcc_check(cfg, out);
+    sandbox_check(cfg, workdir, out);
     int traced = tracer_built(cfg);
     /* Counters only corroborate when the trace engine is there: not having them is no problem. */
     if (gpu) {

@@ -18,6 +18,7 @@
 #define _XOPEN_SOURCE 700
 #include "grade.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -29,8 +30,12 @@
 #include "build.h"
 #include "child.h"
 #include "decide.h"
+#include "ptxscan.h"
+#include "sandbox.h"
 
 #define PROBE_TIMEOUT_S 60
+/* The host memory the recording may take (RLIMIT_DATA): the largest lab needs under 2 GB. */
+#define RECORD_MAX_DATA_BYTES ((size_t)32 << 30)
 
 void oc_free(oc_outcome *o)
 {
@@ -133,7 +138,11 @@ typedef struct lab_files {
     char image[4300];  /* run-XXXXXX/kernel.fatbin: the grader's copy of the device code */
     char record[4300]; /* run-XXXXXX/record.json: the grader's copy of the record */
     char trace_record[4300]; /* ... and of the record made on the trace's smaller problem */
+    /* run-XXXXXX/run, trace, counters: each replay's own work folder (by replay_dir) */
+    char replay[3][4300];
 } lab_files;
+
+enum replay_dir { REPLAY_RUN, REPLAY_TRACE, REPLAY_COUNTERS };
 
 /* The largest kernel.cu the grader compiles: any real one is a few kilobytes. */
 #define MAX_SOURCE_BYTES ((size_t)1 << 20)
@@ -176,15 +185,70 @@ static int isolate_source(const gr_config *cfg, const lab_spec *spec, const char
     return 0;
 }
 
+/* The folder a program found on PATH (or named by path) is installed in: /usr/local/cuda for
+ * /usr/local/cuda/bin/nvcc. Empty when it cannot be found. */
+static void install_root(const char *program, char *buf, size_t size)
+{
+    char found[PATH_MAX] = "", real[PATH_MAX];
+    if (strchr(program, '/')) {
+        snprintf(found, sizeof found, "%s", program);
+    } else {
+        const char *path = getenv("PATH");
+        for (const char *p = path; p && *p && !found[0];) {
+            size_t n = strcspn(p, ":");
+            snprintf(found, sizeof found, "%.*s/%s", (int)n, p, program);
+            if (access(found, X_OK) != 0)
+                found[0] = '\0';
+            p += n + (p[n] == ':');
+        }
+    }
+    buf[0] = '\0';
+    if (found[0] && realpath(found, real)) {
+        char *slash = strrchr(real, '/'); /* .../bin/nvcc -> .../bin */
+        if (slash)
+            *slash = '\0';
+        slash = strrchr(real, '/'); /* .../bin -> ... */
+        if (slash && slash != real)
+            *slash = '\0';
+        snprintf(buf, size, "%s", real);
+    }
+}
+
+/* What the compile may see: the system's folders and the toolkit to read and run, its own
+ * work folder to write in. Not the grader's tree, the solutions or the tests, wherever they
+ * are (outside those folders), nor the student's home. */
+void gr_compile_policy(const gr_config *cfg, const char *workdir, sb_policy *p,
+                       char toolkit[PATH_MAX])
+{
+    static const char *const system[] = {"/usr",  "/lib", "/lib64", "/lib32", "/bin",
+                                         "/sbin", "/etc", "/proc",  "/sys"};
+    memset(p, 0, sizeof *p);
+    for (size_t i = 0; i < sizeof system / sizeof system[0]; ++i)
+        sb_add(p->read, system[i]);
+    install_root(cfg->nvcc && *cfg->nvcc ? cfg->nvcc : "nvcc", toolkit, PATH_MAX);
+    if (toolkit[0])
+        sb_add(p->read, toolkit);
+    sb_add(p->write, workdir);
+    sb_add(p->devices, "/dev");
+}
+
 static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                           const lab_files *f)
 {
+    static sb_policy policy;
+    static char toolkit[PATH_MAX];
+    gr_compile_policy(cfg, o->workdir, &policy, toolkit);
+    char tmpdir[4300];
+    snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", f->keep);
+    const char *env[] = {tmpdir, NULL};
     bd_options bo = {.nvcc = cfg->nvcc,
                      .arch = cfg->arch,
                      .include_dir = f->src,
                      .keep_dir = f->keep,
                      .workdir = f->src,
-                     .timeout_s = cfg->compile_timeout_s};
+                     .timeout_s = cfg->compile_timeout_s,
+                     .sandbox = &policy,
+                     .env = env};
     rn_result r;
     progress(cfg, "[%s] compiling %s\n", spec->id, o->kernel_path);
     if (make_dir(f->keep) != 0)
@@ -208,6 +272,28 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     return rc;
 }
 
+/* Refuses device code that moves memory where no engine can see it (ptxscan.h): every PTX
+ * file nvcc kept is scanned, before any student code runs. */
+static void scan_device_code(const lab_files *f, oc_outcome *o)
+{
+    DIR *d = opendir(f->keep);
+    struct dirent *e;
+    while (d && !o->refused[0] && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".ptx"))
+            continue;
+        char path[4500], why[256];
+        snprintf(path, sizeof path, "%s/%s", f->keep, e->d_name);
+        size_t size = 0;
+        char *ptx = wi_read_bytes(path, (size_t)64 << 20, &size, why, sizeof why);
+        if (ptx)
+            ps_scan(ptx, o->refused, sizeof o->refused);
+        free(ptx);
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Takes what a child said and how it ended into o's run fields; returns 1 when it finished. */
 static int note_child(const gr_config *cfg, const rn_result *r, const char *prefix, oc_outcome *o)
 {
@@ -226,19 +312,33 @@ static int note_child(const gr_config *cfg, const rn_result *r, const char *pref
     return 0;
 }
 
-static wi_record full_record, small_record;
+static wi_record full_record, small_record, check_records[CL_MAX_CHECK_SHAPES];
 
 /* The recording: the student's host code, once. Fills o's run fields when it does not end
  * well, and o->refused with what the launcher did that its contract forbids. */
 static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f)
 {
     progress(cfg, "[%s] running the launcher once, recording its launches\n", spec->id);
+    /* The student's host code may read what its user may, but write only in its own folder
+     * (and the GPU's device files), and signal nothing outside its sandbox. */
+    static sb_policy policy;
+    memset(&policy, 0, sizeof policy);
+    sb_add(policy.read, "/");
+    sb_add(policy.write, f->rec);
+    sb_add(policy.write, "/dev/shm");
+    sb_add(policy.devices, "/dev");
+    char tmpdir[4300];
+    snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", f->rec);
+    const char *env[] = {tmpdir, NULL};
     ch_request req = {.args = {.mode = WI_RECORD,
                                .lab = spec->id,
                                .kernel = f->so,
                                .workdir = f->rec,
                                .seed = cfg->seed},
-                      .timeout_s = cfg->run_timeout_s};
+                      .timeout_s = cfg->run_timeout_s,
+                      .env = env,
+                      .sandbox = &policy,
+                      .max_data_bytes = RECORD_MAX_DATA_BYTES};
     rn_result r;
     if (make_dir(f->rec) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
@@ -264,17 +364,41 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     snprintf(o->refused, sizeof o->refused, "%s", full_record.refused);
     if (!o->refused[0] && o->trace_recorded)
         snprintf(o->refused, sizeof o->refused, "%s", small_record.refused);
+    const cl_shapes *shapes = spec->shapes;
+    for (unsigned k = 0; k < shapes->nchecks; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, WI_CHECK_RECORD_FILE, k);
+        snprintf(path, sizeof path, "%s/%s", f->rec, name);
+        if (wi_record_load(path, &check_records[k], why, sizeof why) != 0) {
+            snprintf(o->run_problem, sizeof o->run_problem,
+                     "the recording of the launches is unusable: %.400s", why);
+            return -1;
+        }
+        if (!o->refused[0] && check_records[k].refused[0]) {
+            char shape[128];
+            shapes->describe(&shapes->checks[k], shape, sizeof shape);
+            snprintf(o->refused, sizeof o->refused, "at %s, %.360s", shape,
+                     check_records[k].refused);
+        }
+    }
     wi_clean_text(o->refused);
     return 0;
 }
 
 /* The replays' folder, made now that nothing the student started is left, with the grader's
  * own copies of the device code and the records in it. */
-static int prepare_replays(const oc_outcome *o, lab_files *f, const void *image, size_t size)
+static int prepare_replays(const lab_spec *spec, const oc_outcome *o, lab_files *f,
+                           const void *image, size_t size)
 {
     snprintf(f->run, sizeof f->run, "%s/run-XXXXXX", o->workdir);
     if (!mkdtemp(f->run))
         return -1;
+    static const char *const names[] = {"run", "trace", "counters"};
+    for (int i = 0; i < 3; ++i) {
+        snprintf(f->replay[i], sizeof f->replay[i], "%s/%s", f->run, names[i]);
+        if (make_dir(f->replay[i]) != 0)
+            return -1;
+    }
     snprintf(f->image, sizeof f->image, "%s/kernel.fatbin", f->run);
     snprintf(f->record, sizeof f->record, "%s/%s", f->run, WI_RECORD_FILE);
     snprintf(f->trace_record, sizeof f->trace_record, "%s/%s", f->run,
@@ -287,24 +411,64 @@ static int prepare_replays(const oc_outcome *o, lab_files *f, const void *image,
         ok = 0;
     if (ok && o->trace_recorded && wi_record_save(f->trace_record, &small_record) != 0)
         ok = 0;
+    for (unsigned k = 0; ok && k < spec->shapes->nchecks; ++k) {
+        char name[64], path[4400];
+        snprintf(name, sizeof name, WI_CHECK_RECORD_FILE, k);
+        snprintf(path, sizeof path, "%s/%s", f->run, name);
+        ok = wi_record_save(path, &check_records[k]) == 0;
+    }
     return ok ? 0 : -1;
 }
 
 static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, const lab_files *f,
                                  wi_mode mode, const char *record, double timeout_s)
 {
+    enum replay_dir dir = mode == WI_TRACE      ? REPLAY_TRACE
+                          : mode == WI_COUNTERS ? REPLAY_COUNTERS
+                                                : REPLAY_RUN;
     ch_request req = {.args = {.mode = mode,
                                .lab = spec->id,
                                .image = f->image,
                                .record = record,
-                               .workdir = f->run,
+                               .workdir = f->replay[dir],
                                .seed = cfg->seed},
                       .timeout_s = timeout_s};
     return req;
 }
 
+/* The outputs the correctness run made on the lab's small check shapes (run/check-K): the first
+ * one wrong, or written out of bounds, becomes the lab's check, named by its shape. */
+static void check_small_shapes(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                               const lab_files *f)
+{
+    const cl_shapes *shapes = spec->shapes;
+    for (unsigned k = 0; k < shapes->nchecks; ++k) {
+        char name[64], dir[4400], bad[512] = "";
+        snprintf(name, sizeof name, WI_CHECK_DIR, k);
+        snprintf(dir, sizeof dir, "%s/%s", f->replay[REPLAY_RUN], name);
+        static wi_result res;
+        static lab_check c;
+        int read = ch_read_result(dir, &res, bad, sizeof bad) == 0 && res.has_run;
+        int rc = read ? spec->check(dir, cfg->seed, &shapes->checks[k], &c) : -1;
+        o->shapes_checked++;
+        if (read && rc == 0 && c.passed && res.run.guards_intact)
+            continue;
+        shapes->describe(&shapes->checks[k], o->check_at, sizeof o->check_at);
+        if (!read) {
+            snprintf(o->run_problem, sizeof o->run_problem,
+                     "the replay at %s left no usable record: %.300s", o->check_at, bad);
+        } else if (rc != 0 || !c.passed) {
+            o->check = c;
+            o->check_ok = rc == 0;
+        } else {
+            o->guards_intact = 0;
+        }
+        return;
+    }
+}
+
 /* The correctness run (and, unless switched off, the timing engine): a replay, its outputs
- * checked here. */
+ * checked here, on the graded problem and the lab's small check shapes. */
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                             const lab_files *f)
 {
@@ -320,7 +484,7 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
     int finished = note_child(cfg, &r, "when its recorded launches were replayed: ", o);
     static wi_result res;
     char bad[512];
-    int read = ch_read_result(f->run, &res, bad, sizeof bad) == 0;
+    int read = ch_read_result(f->replay[REPLAY_RUN], &res, bad, sizeof bad) == 0;
     if (finished && !read)
         snprintf(o->run_problem, sizeof o->run_problem,
                  "the grading child's record is unusable: %.400s", bad);
@@ -339,13 +503,17 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
     }
     if (o->ran) {
         progress(cfg, "[%s] checking the outputs against the CPU reference\n", spec->id);
-        o->check_ok = spec->check(f->run, cfg->seed, &o->check) == 0;
+        o->check_ok =
+            spec->check(f->replay[REPLAY_RUN], cfg->seed, &spec->shapes->graded, &o->check) == 0;
+        o->shapes_checked = 1;
     }
+    if (o->ran && o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact)
+        check_small_shapes(cfg, spec, o, f);
     if (o->ran && o->check_ok && o->check.passed && spec->student_setup) {
         /* The student's own functions set the problem up (a replay does that itself): their
          * whole run, as the recording made it, must be right too. */
         static lab_check own;
-        int rc = spec->check(f->rec, cfg->seed, &own);
+        int rc = spec->check(f->rec, cfg->seed, &spec->shapes->graded, &own);
         if (rc != 0 || !own.passed) {
             o->check = own;
             o->check_ok = rc == 0;
@@ -355,8 +523,33 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
         /* Did the launcher's own run get it right? Then the work was not all in the kernels
          * it launched. */
         lab_check own;
-        o->recorded_run_correct = spec->check(f->rec, cfg->seed, &own) == 0 && own.passed;
+        o->recorded_run_correct =
+            spec->check(f->rec, cfg->seed, &spec->shapes->graded, &own) == 0 && own.passed;
     }
+}
+
+/* A measured replay (the trace's, the counters') saved what it computed in dir: it must be
+ * right too, or the kernel computed otherwise while it was measured. Notes the first that is
+ * not, as `how` ("while it was traced"). */
+static void check_measured(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                           const char *dir, const cl_shape *shape, const char *how)
+{
+    static wi_result res;
+    char bad[512] = "";
+    if (o->measured_wrong[0])
+        return;
+    int read = ch_read_result(dir, &res, bad, sizeof bad) == 0 && res.has_run;
+    int rc = read ? spec->check(dir, cfg->seed, shape, &o->measured_check) : -1;
+    if (read && rc == 0 && o->measured_check.passed && res.run.guards_intact)
+        return;
+    snprintf(o->measured_wrong, sizeof o->measured_wrong, "%s", how);
+    if (!read || rc != 0)
+        snprintf(o->measured_check.details, sizeof o->measured_check.details,
+                 "its outputs could not be checked: %.400s",
+                 read ? o->measured_check.details : bad);
+    else if (o->measured_check.passed)
+        snprintf(o->measured_check.details, sizeof o->measured_check.details,
+                 "it wrote outside its outputs (the guard bytes around them changed)");
 }
 
 static oc_engine_state engine_state(wi_engine_status s)
@@ -408,7 +601,8 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
         /* It ran correctly once; failing now is the kernel's doing, not the engine's. */
         o->counters = OC_ENGINE_RUN_FAILED;
         ch_explain(&r, cfg->counters_timeout_s, o->counters_why, sizeof o->counters_why);
-    } else if (ch_read_result(f->run, &res, bad, sizeof bad) != 0 || !res.has_counters) {
+    } else if (ch_read_result(f->replay[REPLAY_COUNTERS], &res, bad, sizeof bad) != 0 ||
+               !res.has_counters) {
         o->counters = OC_ENGINE_FAILED;
         snprintf(o->counters_why, sizeof o->counters_why, "the counters left no record: %.400s",
                  bad);
@@ -416,6 +610,9 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
         o->counters = engine_state(res.counters.status);
         snprintf(o->counters_why, sizeof o->counters_why, "%s", res.counters.why);
         add_counters(o, &res.counters);
+        if (o->counters == OC_ENGINE_OK)
+            check_measured(cfg, spec, o, f->replay[REPLAY_COUNTERS], &spec->shapes->graded,
+                           "while the counters were read");
     }
     rn_result_free(&r);
 }
@@ -493,6 +690,24 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
             o->trace_sample = k->sample;
         for (size_t j = 0; j < k->k.nins; ++j)
             consider_worst(o, k->k.name, &k->k.ins[j], scale);
+        if (k->oob_reads && !o->oob_reads) {
+            snprintf(o->oob_kernel, sizeof o->oob_kernel, "%s", k->k.name);
+            snprintf(o->oob_file, sizeof o->oob_file, "%s", k->oob_file);
+            o->oob_line = k->oob_line;
+        }
+        o->oob_reads += (double)k->oob_reads;
+    }
+    if (o->oob_reads) {
+        if (same_file(o->oob_file, f->source)) {
+            if (o->oob_line)
+                source_line(f->source, o->oob_line, o->oob_text, sizeof o->oob_text);
+            snprintf(o->oob_file, sizeof o->oob_file, "%.1000s", o->kernel_path);
+        } else {
+            shown_path(cfg, o->oob_file);
+        }
+        wi_clean_text(o->oob_kernel);
+        wi_clean_text(o->oob_file);
+        wi_clean_text(o->oob_text);
     }
     for (int i = 0; i < 2; ++i) {
         oc_worst *w = &o->worst[i];
@@ -510,14 +725,13 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
     }
 }
 
-/* How the trace is tried: one warp in 16 (every warp of a small grid) with room for 2^18
- * records a launch (73 MB); where a launch filled its buffer, again with room for 2^21 (590 MB);
- * where one still did, with one warp in 128. A full buffer would leave the rest of a launch
- * unseen, so the last try is only taken when nothing better fits. (Lab 03's thread-per-row
- * kernels fill 2^18 and are traced twice: 1 to 2 s of its grading time.) */
+/* How the trace is tried: one warp in 16 (every warp of a small grid) with room for 2^21
+ * records a launch (590 MB of device memory; only the records made are copied back); where a
+ * launch filled its buffer, again with one warp in 128. A full buffer would leave the rest of
+ * a launch unseen: when even the second try fills one, the trace is not used (trace_run). */
 static const struct {
     unsigned sample, max_records;
-} trace_tries[] = {{16, 1u << 18}, {16, 1u << 21}, {128, 1u << 21}};
+} trace_tries[] = {{16, 1u << 21}, {128, 1u << 21}};
 
 /* Runs the traced child once, tracing one warp in sample with room for max_records records a
  * launch; 0 with *t filled when it ran. */
@@ -525,11 +739,11 @@ static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o
                        const lab_files *f, unsigned sample, unsigned max_records, wi_trace *t,
                        char *why, size_t why_size)
 {
-    char lib[4200], patches[4200], out[4300];
+    char lib[4200], patches[4200], out[4400];
     snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(patches, sizeof patches, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
-    snprintf(out, sizeof out, "%s/%s", f->run, WI_TRACE_FILE);
-    char env_lib[4300], env_patch[4300], env_out[4400], env_sample[64], env_max[64];
+    snprintf(out, sizeof out, "%s/%s", f->replay[REPLAY_TRACE], WI_TRACE_FILE);
+    char env_lib[4300], env_patch[4300], env_out[4500], env_sample[64], env_max[64];
     snprintf(env_lib, sizeof env_lib, "%s=%s", WI_ENV_INJECTION, lib);
     snprintf(env_patch, sizeof env_patch, "%s=%s", WI_ENV_TRACE_PATCHES, patches);
     snprintf(env_out, sizeof env_out, "%s=%s", WI_ENV_TRACE_OUT, out);
@@ -548,7 +762,7 @@ static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o
     o->trace_s += r.elapsed_s;
     static wi_result res;
     char bad[512];
-    if (ch_read_result(f->run, &res, bad, sizeof bad) == 0 && res.has_run)
+    if (ch_read_result(f->replay[REPLAY_TRACE], &res, bad, sizeof bad) == 0 && res.has_run)
         o->trace_useful_bytes = res.run.useful_bytes;
     cJSON *json = wi_read_file(out, why, why_size);
     int rc = json ? wi_trace_from_json(json, t, why, why_size) : -1;
@@ -632,14 +846,48 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
         int ok = trace_child(cfg, spec, o, f, trace_tries[i].sample, trace_tries[i].max_records, &t,
                              why, sizeof why) == 0;
         int full = ok && dropped(&t) > 0 && i + 1 < ntries;
-        if (ok && !full) {
+        if (ok && !full && dropped(&t) > 0) {
+            /* Even the sparsest try left part of a launch unseen: a partial trace would grade
+             * only what came first, so the trace is not used (the counters still may be). */
+            o->trace = OC_ENGINE_RUN_FAILED;
+            snprintf(o->trace_why, sizeof o->trace_why,
+                     "its kernels made more memory accesses than the trace can hold, even "
+                     "watching one warp in %u (%llu records did not fit); the labs' kernels need "
+                     "a small part of that",
+                     trace_tries[i].sample, (unsigned long long)dropped(&t));
+        } else if (ok && !full) {
             add_trace(cfg, o, &t, f);
+            check_measured(cfg, spec, o, f->replay[REPLAY_TRACE], &spec->shapes->traced,
+                           "while it was traced");
             o->trace_smaller = o->trace_useful_bytes > 0 && o->trace_useful_bytes < o->useful_bytes;
         }
         wi_trace_free(&t);
         if (!full)
             break;
     }
+}
+
+/* Everything after the compile, each step only when the one before went well: the scan of the
+ * device code, the recording, the correctness replay, then the engines. */
+static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f,
+                         const void *image, size_t image_size)
+{
+    scan_device_code(f, o);
+    if (o->refused[0])
+        return; /* refused as compiled: its host code never runs */
+    if (record_run(cfg, spec, o, f) != 0 || o->refused[0])
+        return;
+    if (prepare_replays(spec, o, f, image, image_size) != 0) {
+        snprintf(o->run_problem, sizeof o->run_problem, "cannot prepare the replays' folder");
+        return;
+    }
+    correctness_run(cfg, spec, o, f);
+    if (!o->ran || o->run_problem[0] || !o->guards_intact || !o->check_ok || !o->check.passed)
+        return;
+    if (cfg->trace)
+        trace_run(cfg, spec, o, f);
+    if (cfg->counters)
+        counters_run(cfg, spec, o, f);
 }
 
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
@@ -675,17 +923,8 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
         if (!image)
             snprintf(o->run_problem, sizeof o->run_problem,
                      "nvcc left no device code to replay ('%.400s')", fatbin);
-        else if (record_run(cfg, spec, o, &f) == 0 && !o->refused[0] &&
-                 prepare_replays(o, &f, image, image_size) != 0)
-            snprintf(o->run_problem, sizeof o->run_problem, "cannot prepare the replays' folder");
-        else if (!o->run_problem[0] && !o->refused[0])
-            correctness_run(cfg, spec, o, &f);
-        int correct = o->ran && !o->run_problem[0] && !o->refused[0] && o->guards_intact &&
-                      o->check_ok && o->check.passed;
-        if (correct && cfg->trace)
-            trace_run(cfg, spec, o, &f);
-        if (correct && cfg->counters)
-            counters_run(cfg, spec, o, &f);
+        else
+            run_compiled(cfg, spec, o, &f, image, image_size);
     }
     free(image);
     gr_decide(o);

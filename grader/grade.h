@@ -41,6 +41,12 @@ int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, char *why,
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
 
 /* The default kernel file of spec: ROOT/labs/NN-slug/kernel.cu (or solutions/...). */
+/* What the compile of a submission may read and write (sandbox.h), for a lab's work folder:
+ * the system, the toolkit nvcc belongs to (its folder written into toolkit) and workdir. */
+struct sb_policy;
+void gr_compile_policy(const gr_config *cfg, const char *workdir, struct sb_policy *p,
+                       char toolkit[4096]);
+
 void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size);
 
 #ifdef __cplusplus

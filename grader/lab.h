@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "shape.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,10 +36,12 @@ typedef struct lab_spec {
     double min_load_eff, min_store_eff; /* graded thresholds, fractions in [0, 1] */
     int points_correct, points_load, points_store;
     const char *size_text; /* the problem size, for the report and the manifest */
-    /* Compares the outputs the child saved in workdir against a CPU reference computed from
-     * the same seed. Returns 0 when it could compare (whatever it found), -1 when the outputs
-     * are missing or malformed (details says which). */
-    int (*check)(const char *workdir, uint64_t seed, lab_check *out);
+    /* Compares the outputs the child saved in workdir, for the problem of that shape, against
+     * a CPU reference computed from the same seed. Returns 0 when it could compare (whatever
+     * it found), -1 when the outputs are missing or malformed (details says which). */
+    int (*check)(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out);
+    /* The sizes it is graded, traced and checked at (labNN_data.c, shared with the child). */
+    const cl_shapes *shapes;
     /* The student's own functions set the problem up (lab 07 allocates and uploads): the
      * recorded run's outputs are checked as well as the replay's, since a replay sets the
      * problem up itself. */
@@ -56,10 +59,15 @@ typedef struct lab_spec {
     const char *baseline_text;
     const char *speed_hint;
     double flop; /* the task's floating-point operations, for a rate beside its time; 0: none */
-    /* Set when the trace engine runs a smaller problem than the other engines (a kernel whose
-     * every thread loops over a long dimension would take minutes under the tracer): what it
-     * runs, for the report. Trace and counters are then not compared with each other. */
+    /* Set when the trace engine runs a smaller problem than the other engines (shapes->traced;
+     * a kernel whose every thread loops over a long dimension would take minutes under the
+     * tracer): what it runs, for the report. Trace and counters are then not compared. */
     const char *trace_size_text;
+    /* Set for a lab whose task reads each input once: the loads' share of its useful bytes (the
+     * rest are stores). Wasted sectors are then also counted against that least traffic, so
+     * that extra loads that waste nothing (re-reading cached words) cannot hide the ones that
+     * do; the lower efficiency is graded. 0: not applied (the products re-read their tiles). */
+    double load_share;
     /* Show shared-memory bank conflicts (from the counters, when they can be read); not graded. */
     int report_bank_conflicts;
 } lab_spec;

@@ -91,6 +91,11 @@ typedef struct oc_outcome {
     int guards_intact;
     int check_ok; /* the spec could compare the outputs */
     lab_check check;
+    char check_at[160];      /* the check shape check is of, in words; "" for the graded one */
+    unsigned shapes_checked; /* problems checked: the graded one and the small check shapes */
+    /* a measured replay (the trace's, the counters') whose outputs were wrong: "traced", "" */
+    char measured_wrong[64];
+    lab_check measured_check; /* what its check found */
     char refused[512];        /* what the launcher did that its contract forbids; "" none */
     int trace_recorded;       /* the launcher was recorded apart on the trace's smaller problem */
     int recorded_run_correct; /* the check failed the replay, not the launcher's own run */
@@ -109,6 +114,11 @@ typedef struct oc_outcome {
     cl_tally trace_loads, trace_stores; /* over the traced (sampled) warps */
     unsigned trace_sample;              /* one warp in trace_sample was traced */
     double trace_records, trace_dropped;
+    /* loads (lanes of the traced warps) that read an input's or output's guard bytes, and the
+     * first one's place: kernel, file (the compiled one, as the student names it), line, text */
+    double oob_reads;
+    char oob_kernel[256], oob_file[1024], oob_text[256];
+    unsigned oob_line;
     double trace_s;
     /* the load [0] and the store [1] that waste the most sectors, as the trace saw them */
     oc_worst worst[2];
@@ -129,6 +139,10 @@ typedef struct oc_outcome {
     oc_engine engine;           /* whose efficiency is graded */
     char disagreement[512];     /* set when trace and counters disagree; reported, not averaged */
     double load_eff, store_eff; /* [0, 1], when measured */
+    /* The same against the task's least traffic (lab_spec.load_share), and whether that is the
+     * one graded (lower than the engine's own); -1 when not applied. */
+    double load_task_eff, store_task_eff;
+    int load_by_task, store_by_task;
     oc_verdict verdict;
     int score, max_score;
     int score_correct, score_load, score_store, score_speed; /* the parts of score */

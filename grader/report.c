@@ -73,20 +73,32 @@ static int by_trace(const oc_outcome *o)
     return o->engine == OC_BY_TRACE;
 }
 
-static void tally_line(FILE *out, const char *label, const cl_tally *t, double need)
+static void tally_line(FILE *out, const char *label, const cl_tally *t, double eff, double need)
 {
-    double eff = cl_tally_efficiency(t);
     fprintf(out, "  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %-7s  Nsight %.1f%%\n",
             label, 100 * eff, cl_tally_sectors_per_request(t), 100 * need,
             eff >= need ? "ok" : "too low", 100 * cl_tally_bytes_per_sector(t));
+}
+
+/* Says when an efficiency shown is the one against the task's least traffic. */
+static void task_note(FILE *out, const oc_outcome *o)
+{
+    if (!o->load_by_task && !o->store_by_task)
+        return;
+    fprintf(out, "  %-12s ", "");
+    wrapped(out,
+            "counted against the least traffic the task needs: the kernels' requests that waste "
+            "nothing (a word read again) do not make up for the sectors the others waste",
+            15, 15);
 }
 
 /* The trace engine's lines: efficiency, how it was measured, the worst line of code. */
 static void trace_lines(FILE *out, const oc_outcome *o)
 {
     const lab_spec *s = o->spec;
-    tally_line(out, "loads", &o->trace_loads, s->min_load_eff);
-    tally_line(out, "stores", &o->trace_stores, s->min_store_eff);
+    tally_line(out, "loads", &o->trace_loads, o->load_eff, s->min_load_eff);
+    tally_line(out, "stores", &o->trace_stores, o->store_eff, s->min_store_eff);
+    task_note(out, o);
     char warps[32] = "every warp";
     if (o->trace_sample > 1)
         snprintf(warps, sizeof warps, "1 warp in %u", o->trace_sample);
@@ -136,16 +148,24 @@ static void stage_lines(FILE *out, const oc_outcome *o)
             indented_block(out, o->run_log, 12);
         break;
     case OC_STAGE_GUARDS:
-        fprintf(out, "  %-12s FAIL  wrote outside the output array\n", "correctness");
+        fprintf(out, "  %-12s FAIL  %s\n", "correctness",
+                o->oob_reads > 0 ? "read outside its arrays" : "wrote outside the output array");
         break;
     case OC_STAGE_OUTPUTS:
         fprintf(out, "  %-12s FAIL  %s\n", "correctness", o->check.details);
         break;
     default:
         fprintf(out, "  %-12s %s  ", "correctness", o->check.passed ? "ok  " : "FAIL");
+        if (o->check_at[0])
+            fprintf(out, "at %s: ", o->check_at);
         wrapped(out, o->check.summary, 21, 21);
         if (!o->check.passed)
             indented_block(out, o->check.details, 10);
+        else if (o->shapes_checked > 1)
+            fprintf(out,
+                    "%21sand right at %u smaller sizes too (one element, partial warps, "
+                    "odd sizes)\n",
+                    "", o->shapes_checked - 1);
     }
 }
 
@@ -158,6 +178,7 @@ static void coalescing_lines(FILE *out, const oc_outcome *o)
     } else if (o->efficiency_measured) {
         engine_line(out, "loads", &o->load, o->load_eff, s->min_load_eff);
         engine_line(out, "stores", &o->store, o->store_eff, s->min_store_eff);
+        task_note(out, o);
         fprintf(out,
                 "  %-12s hardware counters (CUPTI): useful bytes / (32 x sectors), as "
                 "Nsight Compute\n",
@@ -281,6 +302,7 @@ static cJSON *tally_json(const cl_tally *t)
 static cJSON *tally_eff_json(const cl_tally *t, double eff, double need)
 {
     cJSON *o = tally_json(t);
+    cJSON_AddNumberToObject(o, "request_efficiency", cl_tally_efficiency(t));
     cJSON_AddNumberToObject(o, "efficiency", eff);
     cJSON_AddNumberToObject(o, "threshold", need);
     return o;
@@ -341,6 +363,8 @@ static cJSON *coalescing_json(const oc_outcome *o)
                                 : "bytes requested / (32 x sectors), per Nsight Compute");
     cJSON_AddStringToObject(e, "engine", oc_engine_name(o->engine));
     cJSON_AddStringToObject(e, "disagreement", o->disagreement);
+    cJSON_AddNumberToObject(e, "load_task_efficiency", o->load_task_eff);
+    cJSON_AddNumberToObject(e, "store_task_efficiency", o->store_task_eff);
     cJSON_AddItemToObject(e, "trace", trace_json(o));
     cJSON_AddItemToObject(e, "counters", counters_json(o));
     if (o->efficiency_measured && by_trace(o)) {
@@ -417,6 +441,9 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddNumberToObject(c, "unwritten", (double)o->check.unwritten);
     cJSON_AddStringToObject(c, "summary", o->check.summary);
     cJSON_AddStringToObject(c, "details", o->check.details);
+    cJSON_AddNumberToObject(c, "shapes_checked", o->shapes_checked);
+    cJSON_AddStringToObject(c, "at", o->check_at);
+    cJSON_AddStringToObject(c, "wrong_while_measured", o->measured_wrong);
 
     cJSON_AddItemToObject(j, "coalescing", coalescing_json(o));
     timing_json(j, o);

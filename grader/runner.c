@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* pipe2, close_range, strsignal, SYS_pidfd_open */
 
 #include "runner.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +51,7 @@
 #define FIRST_ALLOC 4096
 
 /* What went wrong in the child before or at exec, sent over the status pipe. */
-enum child_stage { STAGE_SETUP, STAGE_CHDIR, STAGE_SETENV, STAGE_EXEC };
+enum child_stage { STAGE_SETUP, STAGE_CHDIR, STAGE_SETENV, STAGE_SANDBOX, STAGE_EXEC };
 
 typedef struct child_report {
     int stage; /* enum child_stage */
@@ -232,10 +233,16 @@ static _Noreturn void run_child(const char *const argv[], const rn_options *opt,
         struct rlimit r = {opt->max_memory_bytes, opt->max_memory_bytes};
         setrlimit(RLIMIT_AS, &r);
     }
+    if (opt->max_data_bytes) {
+        struct rlimit r = {opt->max_data_bytes, opt->max_data_bytes};
+        setrlimit(RLIMIT_DATA, &r);
+    }
     for (int i = 0; opt->env_add != NULL && opt->env_add[i] != NULL; i++) {
         if (!child_set_env(opt->env_add[i]))
             child_fail(report_fd, STAGE_SETENV, i);
     }
+    if (opt->sandbox != NULL && sb_enter(opt->sandbox) != 0)
+        child_fail(report_fd, STAGE_SANDBOX, 0);
 #ifdef CLOSE_RANGE_CLOEXEC
     /* Descriptors the grader leaked without close-on-exec stay out of the student's program;
      * ours already have the flag. Best effort: an old kernel says ENOSYS. */
@@ -271,6 +278,9 @@ static char *describe_report(const child_report *rep, const char *const argv[],
         return format_message("cannot change directory to '%s': %s", opt->workdir, why);
     case STAGE_SETENV:
         return format_message("cannot set environment entry '%s': %s", opt->env_add[rep->index],
+                              why);
+    case STAGE_SANDBOX:
+        return format_message("cannot confine the child process for '%s' (Landlock): %s", argv[0],
                               why);
     case STAGE_EXEC:
         return format_message("cannot run '%s': %s", argv[0], why);

@@ -24,6 +24,10 @@ typedef struct rn_options {
         *env_add; /* NULL-terminated "NAME=value" entries added to the environment; may be NULL */
     size_t max_file_bytes;   /* the largest file the child may write (RLIMIT_FSIZE); 0: no limit */
     size_t max_memory_bytes; /* its address space (RLIMIT_AS); 0: no limit */
+    size_t max_data_bytes;   /* its heap and private mappings (RLIMIT_DATA); 0: no limit */
+    /* Confines the child (sandbox.h) just before it runs argv[0], which the policy must let it
+     * read; NULL: unconfined. */
+    const struct sb_policy *sandbox;
 } rn_options;
 
 typedef enum rn_status {

@@ -45,9 +45,18 @@ typedef struct function_trace {
     size_t n, cap;
     uint64_t dropped;
     unsigned launches;
-    uint32_t sample;  /* one warp in sample was traced (the last launch's) */
-    double estimated; /* requests of all launches: attempted records times each sample */
+    uint32_t sample;    /* one warp in sample was traced (the last launch's) */
+    double estimated;   /* requests of all launches: attempted records times each sample */
+    uint64_t oob_reads; /* load lanes that read a watched buffer's guard bytes */
+    uint64_t oob_pc;    /* the first of them, from the start of the function */
 } function_trace;
+
+/* A lab buffer, as the grading child reported it (cl_tracer_watch): its allocation and the
+ * part of it the lab uses; the rest are its guard bytes. */
+typedef struct watched {
+    uint64_t lo, hi, in_lo, in_hi;
+} watched;
+#define MAX_WATCHED 32
 
 static struct {
     const char *patches, *out;
@@ -60,8 +69,45 @@ static struct {
     CUcontext patched_context;
     tr_tracker *d_tracker;
     ta_record *d_records;
+    watched watched[MAX_WATCHED];
+    int nwatched;
     char error[512];
 } tr;
+
+/* Called by the grading child (through dlsym) once the lab's buffers exist. */
+__attribute__((visibility("default"))) void cl_tracer_watch(const uint64_t *ranges, int n)
+{
+    tr.nwatched = 0;
+    for (int i = 0; i < n && i < MAX_WATCHED; ++i, ranges += 4)
+        tr.watched[tr.nwatched++] = (watched){ranges[0], ranges[1], ranges[2], ranges[3]};
+}
+
+/* Whether a load of size bytes at a reads the guard bytes of a watched buffer. */
+static int reads_guard(uint64_t a, uint32_t size)
+{
+    for (int i = 0; i < tr.nwatched; ++i) {
+        const watched *w = &tr.watched[i];
+        if (a + size > w->lo && a < w->hi)
+            return a < w->in_lo || a + size > w->in_hi;
+    }
+    return 0;
+}
+
+/* Counts, in n fresh records of f, the load lanes that read guard bytes. */
+static void find_oob_reads(function_trace *f, const ta_record *recs, uint32_t n)
+{
+    for (uint32_t i = 0; tr.nwatched && i < n; ++i) {
+        const ta_record *r = &recs[i];
+        if (r->is_store)
+            continue;
+        for (int l = 0; l < 32; ++l)
+            if ((r->active >> l) & 1 && reads_guard(r->addr[l], r->size)) {
+                if (!f->oob_reads)
+                    f->oob_pc = r->pc;
+                f->oob_reads++;
+            }
+    }
+}
 
 static void fail(const char *fmt, ...)
 {
@@ -121,6 +167,10 @@ static void write_out(void)
         /* How many requests each analysed record stands for, over all launches. */
         tk->scale = tk->k.records ? f->estimated / (double)tk->k.records : 0.0;
         tk->dropped = f->dropped;
+        tk->oob_reads = f->oob_reads;
+        if (m && f->oob_reads)
+            tl_line_of(m->cubin, m->size, f->name, f->oob_pc, tk->oob_file, sizeof tk->oob_file,
+                       &tk->oob_line);
         t.nkernels++;
     }
     snprintf(t.error, sizeof t.error, "%s", tr.error);
@@ -239,6 +289,7 @@ static void launch_end(const Sanitizer_LaunchData *l)
                                         (size_t)n * sizeof(ta_record), l->hStream));
     for (uint32_t i = 0; i < n; ++i)
         f->records[f->n + i].pc -= f->base;
+    find_oob_reads(f, f->records + f->n, n);
     f->n += n;
     write_out();
 }

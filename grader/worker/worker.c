@@ -18,6 +18,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,17 +61,47 @@ void *wk_symbol(const wk_job *job, const char *name)
     return sym;
 }
 
-/* The lab's buffers, in the order they were made. */
+/* The lab's buffers, in the order they were made, and the part of each the lab uses (all of
+ * it but the guards). */
 static rl_buffer buffers[WI_MAX_BUFFERS];
+static uint64_t in_use[WI_MAX_BUFFERS][2];
 static uint32_t nbuffers;
 
-void wk_add_buffer(const void *base, size_t bytes)
+static void add_buffer(const void *base, size_t bytes, size_t guard)
 {
     if (nbuffers == WI_MAX_BUFFERS) {
         fprintf(stderr, "the lab has more than %d buffers\n", WI_MAX_BUFFERS);
         exit(CL_EXIT_IO);
     }
-    buffers[nbuffers++] = (rl_buffer){(uint64_t)(uintptr_t)base, bytes};
+    uint64_t lo = (uint64_t)(uintptr_t)base;
+    in_use[nbuffers][0] = lo + guard;
+    in_use[nbuffers][1] = lo + bytes - guard;
+    buffers[nbuffers++] = (rl_buffer){lo, bytes};
+}
+
+void wk_add_buffer(const void *base, size_t bytes)
+{
+    add_buffer(base, bytes, 0);
+}
+
+/* Tells the trace engine, when it is injected, where the lab's buffers and their guards are,
+ * so that it can report the loads that read outside an array. */
+static void watch_buffers(void)
+{
+    const char *lib = getenv(WI_ENV_INJECTION);
+    void *tracer = lib ? dlopen(lib, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    typedef void (*watch_fn)(const uint64_t *, int);
+    watch_fn watch = tracer ? (watch_fn)dlsym(tracer, WI_TRACER_WATCH) : NULL;
+    if (!watch)
+        return;
+    uint64_t ranges[4 * WI_MAX_BUFFERS];
+    for (uint32_t i = 0; i < nbuffers; ++i) {
+        ranges[4 * i] = buffers[i].base;
+        ranges[4 * i + 1] = buffers[i].base + buffers[i].bytes;
+        ranges[4 * i + 2] = in_use[i][0];
+        ranges[4 * i + 3] = in_use[i][1];
+    }
+    watch(ranges, (int)nbuffers);
 }
 
 uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS])
@@ -84,7 +116,7 @@ void *wk_alloc_guarded(size_t bytes)
     size_t total = bytes + 2 * WK_GUARD_BYTES;
     CL_CUDA_CHECK(cudaMalloc((void **)&base, total));
     CL_CUDA_CHECK(cudaMemset(base, WK_POISON_BYTE, total));
-    wk_add_buffer(base, total);
+    add_buffer(base, total, WK_GUARD_BYTES);
     return base + WK_GUARD_BYTES;
 }
 
@@ -146,7 +178,7 @@ int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t 
 FILE *wk_explore_csv(const wk_job *job)
 {
     char *path = path_in(job, WI_EXPLORE_CSV);
-    FILE *f = fopen(path, "w");
+    FILE *f = wi_create(path);
     if (!f) {
         fprintf(stderr, "cannot write '%s'\n", path);
         exit(CL_EXIT_IO);
@@ -160,7 +192,7 @@ void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes
     char file[256];
     snprintf(file, sizeof file, "%s.bin", name);
     char *path = path_in(job, file);
-    FILE *f = fopen(path, "wb");
+    FILE *f = wi_create(path);
     if (!f || fwrite(host, 1, bytes, f) != bytes || fclose(f) != 0) {
         fprintf(stderr, "cannot write '%s'\n", path);
         exit(CL_EXIT_IO);
@@ -347,6 +379,7 @@ static void write_record(const wk_job *job, const char *name, const wi_record *r
 static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     static wi_record rec;
+    job->shape = lab->shapes->graded;
     void *state = open_lab(job, lab);
     record_once(lab, state, &rec);
     write_record(job, WI_RECORD_FILE, &rec);
@@ -356,11 +389,20 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
     res->run.useful_bytes = lab->useful_bytes(state);
     write_result(job, res);
     lab->close(state);
-    if (lab->trace_smaller) {
-        job->trace = 1;
+    if (cl_traced_smaller(lab->shapes)) {
+        job->shape = lab->shapes->traced;
         state = open_lab(job, lab);
         record_once(lab, state, &rec);
         write_record(job, WI_TRACE_RECORD_FILE, &rec);
+        lab->close(state);
+    }
+    for (unsigned k = 0; k < lab->shapes->nchecks; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, WI_CHECK_RECORD_FILE, k);
+        job->shape = lab->shapes->checks[k];
+        state = open_lab(job, lab);
+        record_once(lab, state, &rec);
+        write_record(job, name, &rec);
         lab->close(state);
     }
     return 0;
@@ -403,9 +445,46 @@ static void time_all(const wk_job *job, const wk_lab *lab, void *state, const wo
     t->flush_bytes = (double)opt.flush_bytes;
 }
 
+/* One replay on check shape k of the lab, from its own record: the outputs and a result (the
+ * guards) saved in WORKDIR/check-K, for the grader to check. */
+static void run_check(const wk_job *job, const wk_lab *lab, unsigned k)
+{
+    static wi_record rec;
+    static wi_result res;
+    char name[64], *path, *dir;
+    snprintf(name, sizeof name, WI_CHECK_RECORD_FILE, k);
+    wk_job cj = *job;
+    cj.workdir = job->record_dir;
+    path = path_in(&cj, name);
+    cj.record = record_file(path, &rec);
+    free(path);
+    snprintf(name, sizeof name, WI_CHECK_DIR, k);
+    dir = path_in(job, name);
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        fprintf(stderr, "cannot make '%s'\n", dir);
+        exit(CL_EXIT_IO);
+    }
+    cj.workdir = dir;
+    cj.shape = lab->shapes->checks[k];
+    char shape[128];
+    lab->shapes->describe(&cj.shape, shape, sizeof shape);
+    printf("replaying the launches made at %s\n", shape);
+    fflush(stdout);
+    memset(&res, 0, sizeof res);
+    res.mode = WI_RUN;
+    void *state = open_lab(&cj, lab);
+    work w = open_work(&cj, lab, state);
+    run_once(&cj, lab, state, &w, &res);
+    write_result(&cj, &res);
+    rp_close(w.replay);
+    lab->close(state);
+    free(dir);
+}
+
 /* WI_RUN: one replay for correctness, then (unless told not to) the timing engine. What was
  * timed must compute too: where the lab can reset its outputs, they are poisoned again and one
- * more replay's outputs are saved over the first's, for the grader to check. */
+ * more replay's outputs are saved over the first's, for the grader to check. Then one replay on
+ * each of the lab's check shapes. */
 static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
@@ -426,22 +505,23 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
     }
     rp_close(w.replay);
     lab->close(state);
+    for (unsigned k = 0; lab->shapes && k < lab->shapes->nchecks; ++k)
+        run_check(job, lab, k);
     return 0;
 }
 
 /* WI_TRACE: one replay, under the trace engine that the grader injected into this process
  * (it writes its own record). The lab may set up a smaller problem for the trace (the record
- * is then the one made on it): its useful bytes are that problem's. */
+ * is then the one made on it): its useful bytes are that problem's. Its outputs are saved for
+ * the grader to check: a kernel must compute the same while it is watched. */
 static int mode_trace(wk_job *job, const wk_lab *lab, wi_result *res)
 {
+    if (lab->shapes)
+        job->shape = lab->shapes->traced;
     void *state = open_lab(job, lab);
+    watch_buffers();
     work w = open_work(job, lab, state);
-    CL_CUDA_CHECK(w.run(w.ctx));
-    CL_CUDA_CHECK(cudaDeviceSynchronize());
-    res->has_run = 1;
-    res->run.launched = 1;
-    res->run.guards_intact = 0; /* not checked: the trace's outputs are neither saved nor graded */
-    res->run.useful_bytes = lab->useful_bytes(state);
+    run_once(job, lab, state, &w, res);
     write_result(job, res);
     rp_close(w.replay);
     lab->close(state);
@@ -456,6 +536,15 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     res->has_counters = 1;
     ct_profile(w.run, w.ctx, job->shared_counters, &res->counters);
     write_result(job, res);
+    if (res->counters.status == WI_ENGINE_OK) {
+        /* The profiler replays each kernel and restores memory between passes: what is left is
+         * one run's outputs, saved for the grader to check. */
+        res->has_run = 1;
+        res->run.launched = 1;
+        res->run.guards_intact = lab->save(state, job);
+        res->run.useful_bytes = lab->useful_bytes(state);
+        write_result(job, res);
+    }
     rp_close(w.replay);
     lab->close(state);
     return 0;
@@ -542,7 +631,6 @@ int main(int argc, char **argv)
     wk_job job = {.lab = a.lab,
                   .seed = a.seed,
                   .workdir = a.workdir,
-                  .trace = a.mode == WI_TRACE,
                   .shared_counters = a.shared_counters,
                   .no_timing = a.no_timing};
     static wi_result res;
@@ -569,9 +657,19 @@ int main(int argc, char **argv)
     if (modes[a.mode].needs_replay && (!a.image || !a.record))
         return usage("a replay needs --image and --record");
     static wi_record rec;
+    if (lab->shapes)
+        job.shape = lab->shapes->graded;
+    static char record_dir[4096];
     if (modes[a.mode].needs_replay) {
         job.record = record_file(a.record, &rec);
         job.image = a.image;
+        snprintf(record_dir, sizeof record_dir, "%s", a.record);
+        char *slash = strrchr(record_dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(record_dir, sizeof record_dir, ".");
+        job.record_dir = record_dir;
     }
     /* Only the recording loads the student's host code. */
     job.kernel_so = modes[a.mode].needs_kernel ? dlopen(a.kernel, RTLD_NOW | RTLD_LOCAL) : NULL;

@@ -21,6 +21,7 @@
 #include "devinfo.h"
 #include "exit_codes.h"
 #include "relocate.h"
+#include "shape.h"
 #include "timing.h"
 #include "wire.h"
 
@@ -39,13 +40,14 @@ typedef struct wk_job {
     const char *workdir;
     void *kernel_so; /* dlopen handle of the student's kernel object, NULL in explore mode */
     di_info dev;
-    int trace; /* the trace engine is injected: labs that offer one set up their smaller problem */
+    cl_shape shape;      /* the size of the problem to set up (one of the lab's shapes) */
     int shared_counters; /* the counters engine also reads shared-memory bank conflicts */
     int no_timing;       /* the run saves the outputs and times nothing */
     /* The record being replayed and the device code it runs; NULL while recording (then
      * kernel_so is the student's). */
     const wi_record *record;
     const char *image;
+    const char *record_dir; /* the folder the records are in (those of the check shapes too) */
 } wk_job;
 
 /* Finds symbol name in the kernel object; on failure prints why and exits CL_EXIT_CONTRACT.
@@ -118,7 +120,9 @@ typedef struct wk_lab {
      * open (lab 07: the pitches the student's allocation chose), read back from job->record. */
     void (*note)(void *state, uint64_t values[WI_LAB_VALUES]);
     int device_copies; /* the contract lets launchers copy between the lab's device buffers */
-    int trace_smaller; /* open sets up a smaller problem when job->trace (recorded apart) */
+    /* The sizes open sets up from job->shape: graded, traced, checked (labNN_data.c). NULL for
+     * a built-in lab, which has one size of its own. */
+    const cl_shapes *shapes;
 } wk_lab;
 
 /* Lab NN's side of the grading child, wk_labNN, in grader/labs/NN-slug/labNN_run.c: one for

@@ -24,6 +24,13 @@ wrong() {
     get labs.0.correctness.details | grep -q '\[' || fail "no coordinates shown"
 }
 
+# need_sandbox: skips (77) unless this grader confines the compile and the recording with
+# Landlock (grade --doctor says which): the cases that attack the machine need it.
+need_sandbox() {
+    "$grade" --doctor 2>/dev/null | grep -q "sandbox  *Landlock" ||
+        { echo "no Landlock sandbox on this machine: skipped"; exit 77; }
+}
+
 # mutant NN-SLUG: makes $out/$case.cu, the kernel of mutant $case, and sets kfile to it; fails
 # when there is no such mutant or its patch no longer applies
 mutant() {

@@ -13,7 +13,7 @@ for m in "$src"/tests/submissions/[0-9][0-9]-*/*.cu "$src"/tests/submissions/[0-
     [ -e "$m" ] || continue
     lab=$(basename "$(dirname "$m")")
     name=$(basename "$m")
-    if ! head -n 1 "$m" | grep -Eq '^(// )?(Mutant|Not a failing mutant)'; then
+    if ! head -n 1 "$m" | grep -Eq '^(// )?(Mutant|Not a failing mutant|Alternative solution)'; then
         echo "FAIL $lab/$name: its first line must say what the mutant does"
         fails=$((fails + 1))
     fi

@@ -222,6 +222,63 @@ static void test_decide_engines_disagree_is_reported(void **state)
     assert_contains(o.reason, "disagree");
 }
 
+/* Issue 10: cheap coalesced re-reads cannot dilute a strided load's waste. 1000 strided loads
+ * (32 sectors for 128 bytes) padded with 100 ideal re-reads each: 93.5% a request, but against
+ * the least traffic y = a*x needs (each x read once) 12.5%. */
+static void test_decide_dilution_is_counted_against_the_task(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(32, 4);
+    o.useful_bytes = 2.0 * 1000 * 128;
+    cl_tally pad = tally(100000, 4, 128);
+    o.trace_loads.requests += pad.requests;
+    o.trace_loads.sectors += pad.sectors;
+    o.trace_loads.unique_bytes += pad.unique_bytes;
+    o.trace_loads.ideal_sectors += pad.ideal_sectors;
+    o.load = traffic(101000, 4.28, 128); /* the counters, alike */
+    o.counters = OC_ENGINE_NOT_RUN;
+    gr_decide(&o);
+    assert_true(cl_tally_efficiency(&o.trace_loads) > 0.9);
+    assert_verdict(&o, OC_FAIL, 70, 100);
+    assert_true(o.load_by_task && !o.store_by_task);
+    assert_true(o.load_eff > 0.124 && o.load_eff < 0.126);
+}
+
+static void test_decide_honest_kernel_is_not_lowered_by_the_task(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.useful_bytes = 2.0 * 1000 * 128;
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 100, 100);
+    assert_false(o.load_by_task || o.store_by_task);
+}
+
+static void test_decide_wrong_while_measured_fails_with_nothing(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    strcpy(o.measured_wrong, "while it was traced");
+    strcpy(o.measured_check.details, "y[0]: got 1, want 2");
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 0, 100);
+    assert_contains(o.reason, "wrong while it was traced: y[0]");
+}
+
+static void test_decide_out_of_bounds_reads_fail(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.oob_reads = 31;
+    o.oob_line = 12;
+    strcpy(o.oob_file, "kernel.cu");
+    strcpy(o.oob_text, "float v = x[i + 1];");
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_contains(o.reason, "reads outside its arrays: 31 loads");
+    assert_contains(o.reason, "kernel.cu:12: float v = x[i + 1];");
+}
+
 static void test_decide_kernel_failing_under_the_trace_fails(void **state)
 {
     (void)state;
@@ -688,6 +745,10 @@ int main(void)
         cmocka_unit_test(test_decide_trace_grades_and_blames_the_load),
         cmocka_unit_test(test_decide_trace_blames_the_failing_kind),
         cmocka_unit_test(test_decide_engines_disagree_is_reported),
+        cmocka_unit_test(test_decide_dilution_is_counted_against_the_task),
+        cmocka_unit_test(test_decide_honest_kernel_is_not_lowered_by_the_task),
+        cmocka_unit_test(test_decide_wrong_while_measured_fails_with_nothing),
+        cmocka_unit_test(test_decide_out_of_bounds_reads_fail),
         cmocka_unit_test(test_decide_kernel_failing_under_the_trace_fails),
         cmocka_unit_test(test_decide_trace_tool_failure_is_not_graded),
         cmocka_unit_test(test_decide_too_few_bytes_moved_fails),

@@ -157,7 +157,7 @@ static lab_check check_lab01(const char *dir, uint64_t seed, int want_rc)
     assert_non_null(s);
     lab_check c;
     memset(&c, 0xAB, sizeof c);
-    assert_int_equal(s->check(dir, seed, &c), want_rc);
+    assert_int_equal(s->check(dir, seed, &s->shapes->graded, &c), want_rc);
     return c;
 }
 
@@ -392,7 +392,7 @@ static void test_lab04_check_float_sums_and_a_missing_term(void **state)
         }
     write_file(otherdir, "c.bin", c, (size_t)m * n * sizeof(float));
     lab_check got;
-    assert_int_equal(lab04()->check(otherdir, SEED, &got), 0);
+    assert_int_equal(lab04()->check(otherdir, SEED, &lab04()->shapes->graded, &got), 0);
     if (!got.passed)
         fail_msg("float sums fail the check: %s", got.details);
     assert_int_equal(got.checked, (size_t)m * n);
@@ -401,7 +401,7 @@ static void test_lab04_check_float_sums_and_a_missing_term(void **state)
     size_t last = (size_t)m * n - 1;
     c[last] -= a[(size_t)m * k - 1] * b[(size_t)k * n - 1];
     write_file(otherdir, "c.bin", c, (size_t)m * n * sizeof(float));
-    assert_int_equal(lab04()->check(otherdir, SEED, &got), 0);
+    assert_int_equal(lab04()->check(otherdir, SEED, &lab04()->shapes->graded, &got), 0);
     assert_int_equal(got.passed, 0);
     assert_int_equal(got.mismatches, 1);
     assert_contains(got.details, "c[1319][1191]");
@@ -436,7 +436,7 @@ static void test_lab05_check_product_and_transpose(void **state)
     const lab_spec *s = lab_find("05");
     assert_non_null(s);
     lab_check got;
-    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
     if (!got.passed)
         fail_msg("the references fail their own check: %s", got.details);
     assert_int_equal(got.checked, (size_t)m * n + (size_t)rows * cols);
@@ -446,7 +446,7 @@ static void test_lab05_check_product_and_transpose(void **state)
     tt[1] = tt[0];
     tt[0] = keep;
     write_file(otherdir, "t_out.bin", tt, (size_t)rows * cols * 4);
-    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
     assert_int_equal(got.passed, 0);
     assert_int_equal(got.mismatches, 2);
     assert_contains(got.details, "out[0][0]");
@@ -474,7 +474,7 @@ static void test_lab06_check_swapped_and_unwritten_fields(void **state)
     const lab_spec *s = lab_find("06");
     assert_non_null(s);
     lab_check got;
-    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
     assert_int_equal(got.passed, 1);
     assert_string_equal(got.details, "");
 
@@ -484,7 +484,7 @@ static void test_lab06_check_swapped_and_unwritten_fields(void **state)
     aos[7 * 8 + 4] = keep;
     memset(&aos[count - 3], 0xff, sizeof(float));
     write_file(otherdir, "aos.bin", aos, count * sizeof(float));
-    assert_int_equal(s->check(otherdir, SEED, &got), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
     assert_int_equal(got.passed, 0);
     assert_int_equal(got.mismatches, 3);
     assert_int_equal(got.unwritten, 1);
@@ -505,7 +505,7 @@ static void write_lab07(size_t pitch, long poke)
     unsigned char *raw = malloc(pitch * h);
     assert_true(in && raw);
     float gain, bias;
-    lab07_fill(SEED, in, &gain, &bias);
+    lab07_fill(SEED, in, &gain, &bias, LAB07_WIDTH, LAB07_HEIGHT);
     memset(raw, 0xff, pitch * h);
     for (size_t r = 0; r < h; ++r)
         for (size_t c = 0; c < w; ++c) {
@@ -527,12 +527,12 @@ static void test_lab07_check_pitched_and_packed(void **state)
     assert_non_null(s);
     lab_check c;
     write_lab07(4096, -1); /* cudaMallocPitch's pitch on the H200 */
-    assert_int_equal(s->check(otherdir, SEED, &c), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), 0);
     if (!c.passed)
         fail_msg("a right pitched image fails: %s", c.details);
     assert_contains(c.summary, "pitch of 4096 bytes");
     write_lab07(LAB07_WIDTH * sizeof(float), -1); /* packed rows: no padding at all */
-    assert_int_equal(s->check(otherdir, SEED, &c), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), 0);
     assert_int_equal(c.passed, 1);
     remove_in(otherdir, "out_raw.bin");
     remove_in(otherdir, "pitch.bin");
@@ -544,7 +544,7 @@ static void test_lab07_check_names_a_padding_write(void **state)
     const lab_spec *s = lab_find("07");
     lab_check c;
     write_lab07(4096, 4004 + 17); /* one byte of row 5's padding */
-    assert_int_equal(s->check(otherdir, SEED, &c), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), 0);
     assert_int_equal(c.passed, 0);
     assert_int_equal(c.mismatches, 1);
     assert_contains(c.details, "wrote into the padding: 1 bytes in 1 rows, the first at row 5, "
@@ -561,11 +561,12 @@ static void test_lab07_check_refuses_an_impossible_pitch(void **state)
     size_t pitch = 4000; /* less than a row */
     write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
     lab_check c;
-    assert_int_equal(s->check(otherdir, SEED, &c), -1);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), -1);
     assert_contains(c.details, "the pitch 4000 is impossible");
-    pitch = LAB07_MAX_PITCH + 4; /* larger than any real alignment: refused before any read */
+    pitch = lab07_max_pitch(LAB07_WIDTH) +
+            4; /* larger than any real alignment: refused before any read */
     write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
-    assert_int_equal(s->check(otherdir, SEED, &c), -1);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), -1);
     assert_contains(c.details, "is impossible");
     remove_in(otherdir, "pitch.bin");
 }

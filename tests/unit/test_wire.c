@@ -322,6 +322,9 @@ static void test_wire_trace_round_trip(void **state)
 {
     (void)state;
     wi_trace a = sample_trace(), b;
+    a.kernels[1].oob_reads = 3;
+    a.kernels[1].oob_line = 42;
+    snprintf(a.kernels[1].oob_file, sizeof a.kernels[1].oob_file, "kernel.cu");
     cJSON *j = wi_trace_to_json(&a);
     char why[256] = "";
     if (wi_trace_from_json(j, &b, why, sizeof why) != 0)
@@ -336,6 +339,8 @@ static void test_wire_trace_round_trip(void **state)
         assert_int_equal(y->launches, x->launches);
         assert_true(y->scale == x->scale);
         assert_true(y->dropped == x->dropped);
+        assert_true(y->oob_reads == x->oob_reads && y->oob_line == x->oob_line);
+        assert_string_equal(y->oob_file, x->oob_file);
         assert_true(y->k.records == x->k.records && y->k.invalid == x->k.invalid);
         assert_memory_equal(&y->k.loads, &x->k.loads, sizeof x->k.loads);
         assert_memory_equal(&y->k.stores, &x->k.stores, sizeof x->k.stores);
@@ -648,6 +653,43 @@ static void test_wire_read_refuses_what_is_not_a_record(void **state)
     assert_contains(why, "not valid JSON");
 }
 
+/* What student code planted under a name the worker is about to write is replaced, never
+ * written through: a link to a file outside, a FIFO, a hard link. */
+static void test_wire_create_writes_through_nothing_planted(void **state)
+{
+    (void)state;
+    char target[128], path[128], text[64] = "";
+    snprintf(target, sizeof target, "%s/outside.txt", dir);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("keep me\n", f);
+    fclose(f);
+    const char *how[] = {"symlink", "hardlink", "fifo", "link to the tmp"};
+    for (int i = 0; i < 4; ++i) {
+        snprintf(path, sizeof path, "%s/planted-%d.json", dir, i);
+        char planted[160];
+        snprintf(planted, sizeof planted, "%s%s", path, i == 3 ? ".tmp" : "");
+        if (i == 0 || i == 3)
+            assert_int_equal(symlink(target, planted), 0);
+        else if (i == 1)
+            assert_int_equal(link(target, planted), 0);
+        else
+            assert_int_equal(mkfifo(planted, 0600), 0);
+        cJSON *j = wi_result_to_json(&(wi_result){.mode = WI_PROBE});
+        assert_int_equal(wi_write_file(path, j), 0);
+        cJSON_Delete(j);
+        struct stat st;
+        assert_int_equal(lstat(path, &st), 0);
+        assert_true(S_ISREG(st.st_mode));
+        print_message("planted a %s: replaced\n", how[i]);
+    }
+    f = fopen(target, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(text, sizeof text, f));
+    fclose(f);
+    assert_string_equal(text, "keep me\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -665,6 +707,7 @@ int main(void)
         cmocka_unit_test(test_wire_clean_text_leaves_no_terminal_control),
         cmocka_unit_test(test_wire_files_round_trip),
         cmocka_unit_test(test_wire_read_refuses_what_is_not_a_record),
+        cmocka_unit_test(test_wire_create_writes_through_nothing_planted),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -8,8 +8,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shape.h"
+
 /* 3 * 2^24 + 7 floats: 201 MB per array, several times any L2, and a multiple of nothing. */
 #define LAB01_N ((size_t)3 * (1u << 24) + 7)
+
+/* The sizes (d[0] = n): graded, and checked at one float, partial warps and an odd million. */
+extern const cl_shapes lab01_shapes;
 
 /* The scale factor and x for a seed; x must hold n floats. */
 float lab01_factor(uint64_t seed);

@@ -25,7 +25,7 @@ static void *lab01_open(const wk_job *job)
     if (!s)
         return NULL;
     s->scale = (lab01_fn)wk_symbol(job, "lab01_scale");
-    s->n = LAB01_N;
+    s->n = (size_t)job->shape.d[0];
     s->a = lab01_factor(job->seed);
     size_t bytes = s->n * sizeof(float);
     float *host = malloc(bytes);
@@ -78,4 +78,5 @@ const wk_lab wk_lab01 = {
     .useful_bytes = lab01_useful_bytes,
     .close = lab01_close,
     .explore = lab01_explore,
+    .shapes = &lab01_shapes,
 };

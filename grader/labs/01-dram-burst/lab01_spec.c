@@ -15,9 +15,9 @@
 #include "lab.h"
 #include "lab01_data.h"
 
-static int lab01_check(const char *workdir, uint64_t seed, lab_check *out)
+static int lab01_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
-    const size_t n = LAB01_N;
+    const size_t n = (size_t)shape->d[0];
     const cmp_tolerance tol = {.abs = 1e-6, .rel = 1e-6};
     memset(out, 0, sizeof *out);
     float *y = lab_load_output(workdir, "y", n * sizeof(float), out->details, sizeof out->details);
@@ -57,7 +57,9 @@ const lab_spec lab01_spec = {
     .points_load = 30,
     .points_store = 30,
     .size_text = "n = 50331655 floats (201 MB per array)",
+    .load_share = 0.5, /* y = a*x reads x once and writes y once */
     .check = lab01_check,
+    .shapes = &lab01_shapes,
     .efficiency_hint = "In lab 01 that means: thread t takes element t, then t + (all threads in "
                        "the grid), and so on (a grid-stride loop), instead of a chunk of its own.",
     .explore_plot =

@@ -8,10 +8,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shape.h"
+
 /* Six channels (as in 5.1 sound), 6291552 frames: 151 MB in and out, several times any L2; a
  * multiple of 32 frames, so every channel's plane starts on a sector, but not of 256. */
 #define LAB02_CHANNELS 6
 #define LAB02_N ((size_t)3 * (1u << 21) + 96)
+
+/* The sizes (d[0] = channels, d[1] = frames): graded, and checked at every channel count the
+ * contract allows, each with an odd number of frames, and at one frame and partial warps. */
+extern const cl_shapes lab02_shapes;
 
 /* The interleaved input for a seed: LAB02_CHANNELS * LAB02_N floats. */
 void lab02_fill_input(uint64_t seed, float *in, size_t count);

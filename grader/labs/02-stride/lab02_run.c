@@ -13,6 +13,7 @@ typedef cudaError_t (*lab02_fn)(const float *, float *, int, size_t);
 
 typedef struct lab02_state {
     lab02_fn deinterleave;
+    int channels;
     size_t n, count;
     float *in, *out;
 } lab02_state;
@@ -23,8 +24,9 @@ static void *lab02_open(const wk_job *job)
     if (!s)
         return NULL;
     s->deinterleave = (lab02_fn)wk_symbol(job, "lab02_deinterleave");
-    s->n = LAB02_N;
-    s->count = LAB02_N * LAB02_CHANNELS;
+    s->channels = (int)job->shape.d[0];
+    s->n = (size_t)job->shape.d[1];
+    s->count = s->n * (size_t)s->channels;
     size_t bytes = s->count * sizeof(float);
     float *host = malloc(bytes);
     if (!host) {
@@ -42,7 +44,7 @@ static void *lab02_open(const wk_job *job)
 static cudaError_t lab02_launch(void *state)
 {
     lab02_state *s = state;
-    return s->deinterleave(s->in, s->out, LAB02_CHANNELS, s->n);
+    return s->deinterleave(s->in, s->out, s->channels, s->n);
 }
 
 static int lab02_save(void *state, const wk_job *job)
@@ -76,4 +78,5 @@ const wk_lab wk_lab02 = {
     .useful_bytes = lab02_useful_bytes,
     .close = lab02_close,
     .explore = lab02_explore,
+    .shapes = &lab02_shapes,
 };

@@ -8,14 +8,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shape.h"
+
 /* 6008 x 4104: not square, no power of two, 98.6 MB a matrix; both sizes are multiples of 8
  * floats, so every row (and every column of the column-major copy) starts on a 32-byte sector
  * and only the thread mapping decides how many sectors a warp touches. */
 #define LAB03_ROWS 6008
 #define LAB03_COLS 4104
 
+/* The sizes (d[0] = rows, d[1] = cols): graded, and checked at one element, one row, one
+ * column, and sizes that are multiples of nothing. */
+extern const cl_shapes lab03_shapes;
+
 /* The inputs for a seed: a and b row-major (rows * cols floats each), and alpha. */
-void lab03_fill(uint64_t seed, float *a, float *b, float *alpha);
+void lab03_fill(uint64_t seed, float *a, float *b, float *alpha, int rows, int cols);
 
 /* The column-major copy of the row-major matrix a. */
 void lab03_to_colmajor(const float *a, float *a_cm, int rows, int cols);

@@ -16,19 +16,25 @@ typedef struct lab03_state {
     sums_fn row_sums, row_sums_cm;
     axpby_fn axpby;
     float alpha;
+    int rows, cols;
     float *a, *b, *c, *a_cm, *sums, *sums_cm;
 } lab03_state;
 
-static size_t matrix_bytes(void)
+static size_t matrix_bytes(const lab03_state *s)
 {
-    return (size_t)LAB03_ROWS * LAB03_COLS * sizeof(float);
+    return (size_t)s->rows * s->cols * sizeof(float);
 }
 
 static void *lab03_open(const wk_job *job)
 {
     lab03_state *s = calloc(1, sizeof *s);
-    float *a = malloc(matrix_bytes()), *b = malloc(matrix_bytes()), *a_cm = malloc(matrix_bytes());
-    if (!s || !a || !b || !a_cm) {
+    if (!s)
+        return NULL;
+    s->rows = (int)job->shape.d[0];
+    s->cols = (int)job->shape.d[1];
+    size_t bytes = matrix_bytes(s);
+    float *a = malloc(bytes), *b = malloc(bytes), *a_cm = malloc(bytes);
+    if (!a || !b || !a_cm) {
         free(s);
         free(a);
         free(b);
@@ -38,17 +44,17 @@ static void *lab03_open(const wk_job *job)
     s->row_sums = (sums_fn)wk_symbol(job, "lab03_row_sums");
     s->axpby = (axpby_fn)wk_symbol(job, "lab03_axpby");
     s->row_sums_cm = (sums_fn)wk_symbol(job, "lab03_row_sums_colmajor");
-    lab03_fill(job->seed, a, b, &s->alpha);
-    lab03_to_colmajor(a, a_cm, LAB03_ROWS, LAB03_COLS);
-    s->a = wk_alloc_guarded(matrix_bytes());
-    s->b = wk_alloc_guarded(matrix_bytes());
-    s->c = wk_alloc_guarded(matrix_bytes());
-    s->a_cm = wk_alloc_guarded(matrix_bytes());
-    s->sums = wk_alloc_guarded(LAB03_ROWS * sizeof(float));
-    s->sums_cm = wk_alloc_guarded(LAB03_ROWS * sizeof(float));
-    CL_CUDA_CHECK(cudaMemcpy(s->a, a, matrix_bytes(), cudaMemcpyHostToDevice));
-    CL_CUDA_CHECK(cudaMemcpy(s->b, b, matrix_bytes(), cudaMemcpyHostToDevice));
-    CL_CUDA_CHECK(cudaMemcpy(s->a_cm, a_cm, matrix_bytes(), cudaMemcpyHostToDevice));
+    lab03_fill(job->seed, a, b, &s->alpha, s->rows, s->cols);
+    lab03_to_colmajor(a, a_cm, s->rows, s->cols);
+    s->a = wk_alloc_guarded(bytes);
+    s->b = wk_alloc_guarded(bytes);
+    s->c = wk_alloc_guarded(bytes);
+    s->a_cm = wk_alloc_guarded(bytes);
+    s->sums = wk_alloc_guarded((size_t)s->rows * sizeof(float));
+    s->sums_cm = wk_alloc_guarded((size_t)s->rows * sizeof(float));
+    CL_CUDA_CHECK(cudaMemcpy(s->a, a, bytes, cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(s->b, b, bytes, cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(s->a_cm, a_cm, bytes, cudaMemcpyHostToDevice));
     free(a);
     free(b);
     free(a_cm);
@@ -58,29 +64,29 @@ static void *lab03_open(const wk_job *job)
 static cudaError_t lab03_launch(void *state)
 {
     lab03_state *s = state;
-    cudaError_t err = s->row_sums(s->a, s->sums, LAB03_ROWS, LAB03_COLS);
+    cudaError_t err = s->row_sums(s->a, s->sums, s->rows, s->cols);
     if (err == cudaSuccess)
-        err = s->axpby(s->alpha, s->a, s->b, s->c, LAB03_ROWS, LAB03_COLS);
+        err = s->axpby(s->alpha, s->a, s->b, s->c, s->rows, s->cols);
     if (err == cudaSuccess)
-        err = s->row_sums_cm(s->a_cm, s->sums_cm, LAB03_ROWS, LAB03_COLS);
+        err = s->row_sums_cm(s->a_cm, s->sums_cm, s->rows, s->cols);
     return err;
 }
 
 static int lab03_save(void *state, const wk_job *job)
 {
     lab03_state *s = state;
-    size_t sums = LAB03_ROWS * sizeof(float);
+    size_t sums = (size_t)s->rows * sizeof(float), bytes = matrix_bytes(s);
     int ok = wk_save_device(job, "sums", s->sums, sums);
-    ok &= wk_save_device(job, "c", s->c, matrix_bytes());
+    ok &= wk_save_device(job, "c", s->c, bytes);
     ok &= wk_save_device(job, "sums_cm", s->sums_cm, sums);
-    return ok && wk_guards_intact(s->a, matrix_bytes()) && wk_guards_intact(s->b, matrix_bytes()) &&
-           wk_guards_intact(s->a_cm, matrix_bytes());
+    return ok && wk_guards_intact(s->a, bytes) && wk_guards_intact(s->b, bytes) &&
+           wk_guards_intact(s->a_cm, bytes);
 }
 
 static double lab03_useful_bytes(const void *state)
 {
-    (void)state;
-    double m = (double)matrix_bytes(), v = LAB03_ROWS * sizeof(float);
+    const lab03_state *s = state;
+    double m = (double)matrix_bytes(s), v = (double)s->rows * sizeof(float);
     return (m + v) + 3 * m + (m + v); /* row sums, axpby, column-major row sums */
 }
 
@@ -102,4 +108,5 @@ const wk_lab wk_lab03 = {
     .useful_bytes = lab03_useful_bytes,
     .close = lab03_close,
     .explore = lab03_explore,
+    .shapes = &lab03_shapes,
 };

@@ -15,9 +15,9 @@
 #include "lab.h"
 #include "lab03_data.h"
 
-static int lab03_check(const char *workdir, uint64_t seed, lab_check *out)
+static int lab03_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
-    const size_t rows = LAB03_ROWS, cols = LAB03_COLS, n = rows * cols;
+    const size_t rows = (size_t)shape->d[0], cols = (size_t)shape->d[1], n = rows * cols;
     memset(out, 0, sizeof *out);
     float *sums =
         lab_load_output(workdir, "sums", rows * sizeof(float), out->details, sizeof out->details);
@@ -32,7 +32,7 @@ static int lab03_check(const char *workdir, uint64_t seed, lab_check *out)
     int rc = -1;
     if (sums && c && sums_cm && a && b && want_sums) {
         float alpha;
-        lab03_fill(seed, a, b, &alpha);
+        lab03_fill(seed, a, b, &alpha, (int)rows, (int)cols);
         /* row_sums_reference: in double, then rounded once. */
         for (size_t r = 0; r < rows; ++r) {
             double s = 0.0;
@@ -80,7 +80,9 @@ const lab_spec lab03_spec = {
     .points_load = 30,
     .points_store = 30,
     .size_text = "6008 x 4104 floats (98.6 MB a matrix), row- and column-major",
+    .load_share = 2.0 / 3.0, /* four matrices read, two written (the sums are small) */
     .check = lab03_check,
+    .shapes = &lab03_shapes,
     .efficiency_hint = "In lab 03 that means: in a row-major matrix a row is contiguous, so "
                        "give threadIdx.x the column (a warp per row for the sums); in a "
                        "column-major matrix a column is contiguous, so give it the row.",

@@ -1,9 +1,24 @@
 /* lab04_data.c - see lab04_data.h. */
 #include "lab04_data.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "seeded.h"
+
+static void describe(const cl_shape *s, char *buf, size_t size)
+{
+    snprintf(buf, size, "m = %lld, n = %lld, k = %lld", (long long)s->d[0], (long long)s->d[1],
+             (long long)s->d[2]);
+}
+
+const cl_shapes lab04_shapes = {
+    .graded = {{LAB04_M, LAB04_N, LAB04_K}},
+    .traced = {{LAB04_TRACE_M, LAB04_TRACE_N, LAB04_TRACE_K}},
+    .nchecks = 5,
+    .checks = {{{1, 1, 1}}, {{32, 32, 32}}, {{17, 33, 65}}, {{100, 7, 130}}, {{5, 300, 41}}},
+    .describe = describe,
+};
 
 void lab04_fill(uint64_t seed, float *a, float *b, int m, int n, int k)
 {

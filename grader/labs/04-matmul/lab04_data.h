@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shape.h"
+
 /* C (m x n) = A (m x k) B (k x n). No two sizes equal, none a power of two or a multiple of a
  * 16- or 32-wide tile, so a swapped index or a missing edge test shows; all multiples of 8
  * floats, so every row starts on a 32-byte sector and only the thread mapping decides how many
@@ -21,6 +23,10 @@
 #define LAB04_TRACE_M 136
 #define LAB04_TRACE_N 200
 #define LAB04_TRACE_K 104
+
+/* The sizes (d[0] = m, d[1] = n, d[2] = k): graded, traced (LAB04_TRACE_*), and checked at
+ * one element, one tile exactly, and edges that leave partial tiles in every dimension. */
+extern const cl_shapes lab04_shapes;
 
 /* The inputs for a seed: a (m x k) and b (k x n), row-major, every value distinct within its
  * matrix, of magnitude in [1, 2) (a missing or extra term changes a sum by at least 1). */

@@ -27,9 +27,9 @@ static void *lab04_open(const wk_job *job)
     lab04_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->m = job->trace ? LAB04_TRACE_M : LAB04_M;
-    s->n = job->trace ? LAB04_TRACE_N : LAB04_N;
-    s->k = job->trace ? LAB04_TRACE_K : LAB04_K;
+    s->m = (int)job->shape.d[0];
+    s->n = (int)job->shape.d[1];
+    s->k = (int)job->shape.d[2];
     size_t a_bytes = (size_t)s->m * s->k * sizeof(float);
     size_t b_bytes = (size_t)s->k * s->n * sizeof(float);
     size_t c_bytes = (size_t)s->m * s->n * sizeof(float);
@@ -107,5 +107,5 @@ const wk_lab wk_lab04 = {
     .explore = lab04_explore,
     .baseline = lab04_baseline,
     .reset = lab04_reset,
-    .trace_smaller = 1,
+    .shapes = &lab04_shapes,
 };

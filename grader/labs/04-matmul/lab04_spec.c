@@ -16,9 +16,9 @@
 #include "lab.h"
 #include "lab04_data.h"
 
-static int lab04_check(const char *workdir, uint64_t seed, lab_check *out)
+static int lab04_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
-    const int m = LAB04_M, n = LAB04_N, k = LAB04_K;
+    const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
     memset(out, 0, sizeof *out);
     float *c = lab_load_output(workdir, "c", (size_t)m * n * sizeof(float), out->details,
                                sizeof out->details);
@@ -69,6 +69,7 @@ const lab_spec lab04_spec = {
     .trace_size_text = "the trace ran the same kernel on 136 x 104 times 104 x 200 (every "
                        "warp traced); correctness and time are from the full size",
     .check = lab04_check,
+    .shapes = &lab04_shapes,
     .efficiency_hint = "In lab 04 that means: C is row-major, so give threadIdx.x the column "
                        "(col = blockIdx.x * blockDim.x + threadIdx.x): then B's and C's "
                        "accesses run along a row, and A's element is the same for the whole "

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shape.h"
+
 /* C (m x n) = A^T B with A stored k x m and B k x n. As in lab 04: no size repeated, none a
  * multiple of 16 or 32, all multiples of 8 floats (rows start on sectors). */
 #define LAB05_M 1064
@@ -26,6 +28,10 @@
 
 /* The inputs for a seed: a (k x m), b (k x n) and t (rows x cols), each with distinct values of
  * magnitude in [1, 2). */
+/* The sizes (d[0..2] = m, n, k of the product; d[3], d[4] = rows, cols of the transpose):
+ * graded, traced (LAB05_TRACE_*), and checked at one element, one tile, and partial tiles. */
+extern const cl_shapes lab05_shapes;
+
 void lab05_fill(uint64_t seed, float *a, float *b, float *t, int m, int n, int k, int rows,
                 int cols);
 

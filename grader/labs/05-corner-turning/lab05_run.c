@@ -29,11 +29,11 @@ static void *lab05_open(const wk_job *job)
     lab05_state *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->m = job->trace ? LAB05_TRACE_M : LAB05_M;
-    s->n = job->trace ? LAB05_TRACE_N : LAB05_N;
-    s->k = job->trace ? LAB05_TRACE_K : LAB05_K;
-    s->rows = job->trace ? LAB05_TRACE_ROWS : LAB05_ROWS;
-    s->cols = job->trace ? LAB05_TRACE_COLS : LAB05_COLS;
+    s->m = (int)job->shape.d[0];
+    s->n = (int)job->shape.d[1];
+    s->k = (int)job->shape.d[2];
+    s->rows = (int)job->shape.d[3];
+    s->cols = (int)job->shape.d[4];
     size_t na = (size_t)s->k * s->m, nb = (size_t)s->k * s->n, nt = (size_t)s->rows * s->cols;
     float *a = malloc(fl(na)), *b = malloc(fl(nb)), *t = malloc(fl(nt));
     if (!a || !b || !t) {
@@ -104,5 +104,5 @@ const wk_lab wk_lab05 = {
     .useful_bytes = lab05_useful_bytes,
     .close = lab05_close,
     .explore = lab05_explore,
-    .trace_smaller = 1,
+    .shapes = &lab05_shapes,
 };

@@ -17,9 +17,10 @@
 #include "lab04_data.h"
 #include "lab05_data.h"
 
-static int lab05_check(const char *workdir, uint64_t seed, lab_check *out)
+static int lab05_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
-    const int m = LAB05_M, n = LAB05_N, k = LAB05_K, rows = LAB05_ROWS, cols = LAB05_COLS;
+    const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
+    const int rows = (int)shape->d[3], cols = (int)shape->d[4];
     memset(out, 0, sizeof *out);
     float *c = lab_load_output(workdir, "c", (size_t)m * n * sizeof(float), out->details,
                                sizeof out->details);
@@ -86,6 +87,7 @@ const lab_spec lab05_spec = {
                        "from the full size",
     .report_bank_conflicts = 1,
     .check = lab05_check,
+    .shapes = &lab05_shapes,
     .efficiency_hint = "In lab 05 that means: read A along its rows (lane tx takes column "
                        "row0 + tx of row t + ty of A) and store the value transposed in shared "
                        "memory, as[tx][ty]; for the transpose, read a tile of rows into shared "

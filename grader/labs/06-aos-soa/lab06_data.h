@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shape.h"
+
 /* 3000017 particles: 96 MB as structures, more than any L2, and a multiple of nothing. */
 #define LAB06_N 3000017
 #define LAB06_FIELDS 8
@@ -16,6 +18,9 @@
 /* Steps between pack and unpack: LAB06_STEPS of the contract (lab06.h), checked where both are
  * seen (lab06_run.c); the grader itself never includes CUDA headers. */
 #define LAB06_DATA_STEPS 8
+
+/* The sizes (d[0] = particles): graded, and checked at one particle, partial warps and tiles. */
+extern const cl_shapes lab06_shapes;
 
 /* n particles as 8 floats each (x, y, z, vx, vy, vz, mass, charge): positions in [-100, 100),
  * velocities in [-10, 10), mass in [1, 10), charge in [-1, 1), each field from a random stream

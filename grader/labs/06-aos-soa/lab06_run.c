@@ -20,25 +20,29 @@ typedef struct lab06_state {
     pack_fn pack;
     step_fn step;
     unpack_fn unpack;
+    int n;
     lab06_particle *in, *out;
     float *work;
 } lab06_state;
 
-static size_t bytes(void)
+static size_t bytes(const lab06_state *s)
 {
-    return (size_t)LAB06_N * sizeof(lab06_particle);
+    return (size_t)s->n * sizeof(lab06_particle);
 }
 
-static size_t work_bytes(void)
+static size_t work_bytes(const lab06_state *s)
 {
-    return (size_t)LAB06_FIELDS * LAB06_PLANE(LAB06_N) * sizeof(float);
+    return (size_t)LAB06_FIELDS * LAB06_PLANE((size_t)s->n) * sizeof(float);
 }
 
 static void *lab06_open(const wk_job *job)
 {
     lab06_state *s = calloc(1, sizeof *s);
-    float *host = malloc(bytes());
-    if (!s || !host) {
+    if (!s)
+        return NULL;
+    s->n = (int)job->shape.d[0];
+    float *host = malloc(bytes(s));
+    if (!host) {
         free(s);
         free(host);
         return NULL;
@@ -46,11 +50,11 @@ static void *lab06_open(const wk_job *job)
     s->pack = (pack_fn)wk_symbol(job, "lab06_pack");
     s->step = (step_fn)wk_symbol(job, "lab06_step");
     s->unpack = (unpack_fn)wk_symbol(job, "lab06_unpack");
-    lab06_fill(job->seed, host, LAB06_N);
-    s->in = wk_alloc_guarded(bytes());
-    s->work = wk_alloc_guarded(work_bytes());
-    s->out = wk_alloc_guarded(bytes());
-    CL_CUDA_CHECK(cudaMemcpy(s->in, host, bytes(), cudaMemcpyHostToDevice));
+    lab06_fill(job->seed, host, (size_t)s->n);
+    s->in = wk_alloc_guarded(bytes(s));
+    s->work = wk_alloc_guarded(work_bytes(s));
+    s->out = wk_alloc_guarded(bytes(s));
+    CL_CUDA_CHECK(cudaMemcpy(s->in, host, bytes(s), cudaMemcpyHostToDevice));
     free(host);
     return s;
 }
@@ -59,27 +63,27 @@ static void *lab06_open(const wk_job *job)
 static cudaError_t lab06_launch(void *state)
 {
     lab06_state *s = state;
-    cudaError_t err = s->pack(s->in, s->work, LAB06_N);
+    cudaError_t err = s->pack(s->in, s->work, s->n);
     for (int i = 0; i < LAB06_STEPS && err == cudaSuccess; ++i)
-        err = s->step(s->work, LAB06_N, LAB06_DT, LAB06_G);
+        err = s->step(s->work, s->n, LAB06_DT, LAB06_G);
     if (err == cudaSuccess)
-        err = s->unpack(s->work, s->out, LAB06_N);
+        err = s->unpack(s->work, s->out, s->n);
     return err;
 }
 
 static int lab06_save(void *state, const wk_job *job)
 {
     lab06_state *s = state;
-    int ok = wk_save_device(job, "aos", s->out, bytes());
-    return ok && wk_guards_intact(s->in, bytes()) && wk_guards_intact(s->work, work_bytes());
+    int ok = wk_save_device(job, "aos", s->out, bytes(s));
+    return ok && wk_guards_intact(s->in, bytes(s)) && wk_guards_intact(s->work, work_bytes(s));
 }
 
 static double lab06_useful_bytes(const void *state)
 {
-    (void)state;
+    const lab06_state *s = state;
     /* What the steps cannot do without: position and velocity read, position and vz written.
      * The conversions may be device-to-device copies, which no engine sees. */
-    return (double)LAB06_STEPS * LAB06_N * (6 + 4) * sizeof(float);
+    return (double)LAB06_STEPS * s->n * (6 + 4) * sizeof(float);
 }
 
 static void lab06_close(void *state)
@@ -101,4 +105,5 @@ const wk_lab wk_lab06 = {
     .close = lab06_close,
     .device_copies = 1,
     .explore = lab06_explore,
+    .shapes = &lab06_shapes,
 };

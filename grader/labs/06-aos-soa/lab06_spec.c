@@ -18,9 +18,9 @@
 #include "lab.h"
 #include "lab06_data.h"
 
-static int lab06_check(const char *workdir, uint64_t seed, lab_check *out)
+static int lab06_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
-    const size_t n = LAB06_N, count = n * LAB06_FIELDS;
+    const size_t n = (size_t)shape->d[0], count = n * LAB06_FIELDS;
     memset(out, 0, sizeof *out);
     float *got =
         lab_load_output(workdir, "aos", count * sizeof(float), out->details, sizeof out->details);
@@ -65,7 +65,9 @@ const lab_spec lab06_spec = {
     .points_load = 30,
     .points_store = 30,
     .size_text = "3000017 particles of 8 floats (96 MB), pack + 8 steps + unpack",
+    .load_share = 0.6, /* each step reads six fields and writes four */
     .check = lab06_check,
+    .shapes = &lab06_shapes,
     .efficiency_hint = "In lab 06 that means: a warp reading one field of 32 structures reads "
                        "4 bytes out of each of 32 sectors. Keep each field in an array of its "
                        "own, starting on a 128-byte boundary (field f of particle i at "

@@ -8,16 +8,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "shape.h"
+
 /* 1001 x 3999 floats: a row is 4004 bytes, 4 more than a multiple of 32, so packed rows start
  * at every 4-byte offset within a sector in turn; 16 MB an image. */
 #define LAB07_WIDTH 1001
 #define LAB07_HEIGHT 3999
-/* The largest pitch the grader accepts: 64 rows' worth (any real alignment is far below). */
-#define LAB07_MAX_PITCH ((size_t)64 * LAB07_WIDTH * sizeof(float))
+/* The sizes (d[0] = width, d[1] = height): graded, and checked at one pixel, one column, and
+ * widths whose rows end anywhere in a sector. */
+extern const cl_shapes lab07_shapes;
+
+/* The largest pitch the grader accepts for rows of width floats: 64 rows' worth, or 64 KB for
+ * narrow images (any real alignment is far below either). */
+size_t lab07_max_pitch(int width);
 
 /* The packed input image (width * height floats, some outside [0, 1] so that clamping shows),
  * gain and bias for a seed. */
-void lab07_fill(uint64_t seed, float *image, float *gain, float *bias);
+void lab07_fill(uint64_t seed, float *image, float *gain, float *bias, int width, int height);
 
 /* One output pixel, as the lab defines it. */
 float lab07_adjust_pixel(float in, float gain, float bias);

@@ -20,34 +20,38 @@ typedef cudaError_t (*adjust_fn)(const float *, size_t, float *, size_t, int, in
  * point at row 1 of in_base and out_base. */
 typedef struct lab07_state {
     adjust_fn adjust;
+    int width, height;
     float *in_base, *out_base, *in, *out;
     size_t in_pitch, out_pitch;
     float gain, bias;
 } lab07_state;
 
-#define ROWS_ALLOCATED (LAB07_HEIGHT + 2)
+/* The image's rows and its two guard rows. */
+static size_t rows_allocated(const lab07_state *s)
+{
+    return (size_t)s->height + 2;
+}
 
 /* Allocates one image and its guard rows: through the student's function while recording,
  * with the pitch it chose then in a replay. A pitch that cannot hold a row (or is absurdly
  * large) breaks the contract. */
-static float *alloc_image(alloc_fn alloc, size_t *pitch, uint64_t recorded)
+static float *alloc_image(const lab07_state *s, alloc_fn alloc, size_t *pitch, uint64_t recorded)
 {
     float *image = NULL;
+    size_t least = (size_t)s->width * sizeof(float), most = lab07_max_pitch(s->width);
     *pitch = (size_t)recorded;
     if (alloc)
-        CL_CUDA_CHECK(alloc(&image, pitch, LAB07_WIDTH, ROWS_ALLOCATED));
-    else if (*pitch >= LAB07_WIDTH * sizeof(float) && *pitch <= LAB07_MAX_PITCH)
-        CL_CUDA_CHECK(cudaMalloc((void **)&image, *pitch * ROWS_ALLOCATED));
-    if (!image || *pitch < LAB07_WIDTH * sizeof(float) || *pitch % sizeof(float) ||
-        *pitch > LAB07_MAX_PITCH) {
+        CL_CUDA_CHECK(alloc(&image, pitch, s->width, (int)rows_allocated(s)));
+    else if (*pitch >= least && *pitch <= most)
+        CL_CUDA_CHECK(cudaMalloc((void **)&image, *pitch * rows_allocated(s)));
+    if (!image || *pitch < least || *pitch % sizeof(float) || *pitch > most) {
         fprintf(stderr,
                 "lab07_alloc_image returned %s with a pitch of %zu bytes: the pitch must be at "
                 "least a row, %zu bytes, at most %zu, and a multiple of 4\n",
-                image ? "an image" : "no image", *pitch, LAB07_WIDTH * sizeof(float),
-                LAB07_MAX_PITCH);
+                image ? "an image" : "no image", *pitch, least, most);
         exit(CL_EXIT_CONTRACT);
     }
-    wk_add_buffer(image, *pitch * ROWS_ALLOCATED);
+    wk_add_buffer(image, *pitch * rows_allocated(s));
     return image;
 }
 
@@ -56,12 +60,12 @@ static float *row(float *base, size_t pitch, size_t r)
     return (float *)((char *)base + r * pitch);
 }
 
-/* 1 when the guard rows (0 and ROWS_ALLOCATED - 1) of an image still hold the poison. */
-static int guard_rows_intact(float *base, size_t pitch)
+/* 1 when the guard rows (the first and the last of rows) of an image still hold the poison. */
+static int guard_rows_intact(float *base, size_t pitch, size_t rows)
 {
     unsigned char *host = malloc(pitch);
     int ok = host != NULL;
-    for (size_t r = 0; ok && r < ROWS_ALLOCATED; r += ROWS_ALLOCATED - 1) {
+    for (size_t r = 0; ok && r < rows; r += rows - 1) {
         CL_CUDA_CHECK(cudaMemcpy(host, row(base, pitch, r), pitch, cudaMemcpyDeviceToHost));
         for (size_t b = 0; b < pitch; ++b)
             ok &= host[b] == WK_POISON_BYTE;
@@ -73,8 +77,12 @@ static int guard_rows_intact(float *base, size_t pitch)
 static void *lab07_open(const wk_job *job)
 {
     lab07_state *s = calloc(1, sizeof *s);
-    float *host = malloc((size_t)LAB07_WIDTH * LAB07_HEIGHT * sizeof(float));
-    if (!s || !host) {
+    if (!s)
+        return NULL;
+    s->width = (int)job->shape.d[0];
+    s->height = (int)job->shape.d[1];
+    float *host = malloc((size_t)s->width * s->height * sizeof(float));
+    if (!host) {
         free(s);
         free(host);
         return NULL;
@@ -83,25 +91,24 @@ static void *lab07_open(const wk_job *job)
     alloc_fn alloc = (alloc_fn)wk_symbol(job, "lab07_alloc_image");
     upload_fn upload = (upload_fn)wk_symbol(job, "lab07_upload");
     s->adjust = (adjust_fn)wk_symbol(job, "lab07_adjust");
-    lab07_fill(job->seed, host, &s->gain, &s->bias);
+    lab07_fill(job->seed, host, &s->gain, &s->bias, s->width, s->height);
     const uint64_t *pitches = job->record ? job->record->lab_values : (uint64_t[2]){0, 0};
-    s->in_base = alloc_image(alloc, &s->in_pitch, pitches[0]);
-    s->out_base = alloc_image(alloc, &s->out_pitch, pitches[1]);
+    s->in_base = alloc_image(s, alloc, &s->in_pitch, pitches[0]);
+    s->out_base = alloc_image(s, alloc, &s->out_pitch, pitches[1]);
     s->in = row(s->in_base, s->in_pitch, 1);
     s->out = row(s->out_base, s->out_pitch, 1);
-    size_t packed = LAB07_WIDTH * sizeof(float);
+    size_t packed = (size_t)s->width * sizeof(float), rows = rows_allocated(s);
     if (upload)
-        CL_CUDA_CHECK(upload(s->in, s->in_pitch, host, LAB07_WIDTH, LAB07_HEIGHT));
+        CL_CUDA_CHECK(upload(s->in, s->in_pitch, host, s->width, s->height));
     else
-        CL_CUDA_CHECK(cudaMemcpy2D(s->in, s->in_pitch, host, packed, packed, LAB07_HEIGHT,
+        CL_CUDA_CHECK(cudaMemcpy2D(s->in, s->in_pitch, host, packed, packed, (size_t)s->height,
                                    cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     /* The input's guard rows, and the whole output with its padding and guard rows, hold the
      * poison: what is still there afterwards was never written. */
     CL_CUDA_CHECK(cudaMemset(s->in_base, WK_POISON_BYTE, s->in_pitch));
-    CL_CUDA_CHECK(
-        cudaMemset(row(s->in_base, s->in_pitch, ROWS_ALLOCATED - 1), WK_POISON_BYTE, s->in_pitch));
-    CL_CUDA_CHECK(cudaMemset(s->out_base, WK_POISON_BYTE, s->out_pitch * ROWS_ALLOCATED));
+    CL_CUDA_CHECK(cudaMemset(row(s->in_base, s->in_pitch, rows - 1), WK_POISON_BYTE, s->in_pitch));
+    CL_CUDA_CHECK(cudaMemset(s->out_base, WK_POISON_BYTE, s->out_pitch * rows));
     free(host);
     return s;
 }
@@ -117,7 +124,7 @@ static void lab07_note(void *state, uint64_t values[WI_LAB_VALUES])
 static cudaError_t lab07_launch(void *state)
 {
     lab07_state *s = state;
-    return s->adjust(s->in, s->in_pitch, s->out, s->out_pitch, LAB07_WIDTH, LAB07_HEIGHT, s->gain,
+    return s->adjust(s->in, s->in_pitch, s->out, s->out_pitch, s->width, s->height, s->gain,
                      s->bias);
 }
 
@@ -125,16 +132,16 @@ static int lab07_save(void *state, const wk_job *job)
 {
     lab07_state *s = state;
     wk_save(job, "pitch", &s->out_pitch, sizeof s->out_pitch);
-    wk_save_device_raw(job, "out_raw", s->out, s->out_pitch * LAB07_HEIGHT);
+    wk_save_device_raw(job, "out_raw", s->out, s->out_pitch * (size_t)s->height);
     /* The padding inside the image is the check's to read; the rows around it are ours. */
-    return guard_rows_intact(s->out_base, s->out_pitch) &&
-           guard_rows_intact(s->in_base, s->in_pitch);
+    return guard_rows_intact(s->out_base, s->out_pitch, rows_allocated(s)) &&
+           guard_rows_intact(s->in_base, s->in_pitch, rows_allocated(s));
 }
 
 static double lab07_useful_bytes(const void *state)
 {
-    (void)state;
-    return 2.0 * LAB07_WIDTH * LAB07_HEIGHT * sizeof(float);
+    const lab07_state *s = state;
+    return 2.0 * s->width * s->height * sizeof(float);
 }
 
 static void lab07_close(void *state)
@@ -155,4 +162,5 @@ const wk_lab wk_lab07 = {
     .close = lab07_close,
     .explore = lab07_explore,
     .note = lab07_note,
+    .shapes = &lab07_shapes,
 };

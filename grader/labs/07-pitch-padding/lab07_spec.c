@@ -17,27 +17,27 @@
 #include "lab07_data.h"
 
 /* Reads pitch.bin; 0 when it is missing or impossible (details say why). */
-static size_t read_pitch(const char *workdir, lab_check *out)
+static size_t read_pitch(const char *workdir, int width, lab_check *out)
 {
     size_t *p =
         lab_load_output(workdir, "pitch", sizeof(size_t), out->details, sizeof out->details);
     size_t pitch = p ? *p : 0;
     free(p);
-    if (p &&
-        (pitch < LAB07_WIDTH * sizeof(float) || pitch % sizeof(float) || pitch > LAB07_MAX_PITCH)) {
+    if (p && (pitch < width * sizeof(float) || pitch % sizeof(float) ||
+              pitch > lab07_max_pitch(width))) {
         snprintf(out->details, sizeof out->details,
-                 "the pitch %zu is impossible for rows of %d floats (%zu bytes)", pitch,
-                 LAB07_WIDTH, LAB07_WIDTH * sizeof(float));
+                 "the pitch %zu is impossible for rows of %d floats (%zu bytes)", pitch, width,
+                 width * sizeof(float));
         pitch = 0;
     }
     return pitch;
 }
 
-static int lab07_check(const char *workdir, uint64_t seed, lab_check *out)
+static int lab07_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
-    const size_t w = LAB07_WIDTH, h = LAB07_HEIGHT;
+    const size_t w = (size_t)shape->d[0], h = (size_t)shape->d[1];
     memset(out, 0, sizeof *out);
-    size_t pitch = read_pitch(workdir, out);
+    size_t pitch = read_pitch(workdir, (int)w, out);
     unsigned char *raw =
         pitch ? lab_load_output(workdir, "out_raw", pitch * h, out->details, sizeof out->details)
               : NULL;
@@ -46,7 +46,7 @@ static int lab07_check(const char *workdir, uint64_t seed, lab_check *out)
     int rc = -1;
     if (raw && in && got && want) {
         float gain, bias;
-        lab07_fill(seed, in, &gain, &bias);
+        lab07_fill(seed, in, &gain, &bias, (int)w, (int)h);
         size_t pad_bytes = 0, pad_rows = 0, first_row = 0, first_byte = 0;
         for (size_t r = 0; r < h; ++r) {
             const unsigned char *row = raw + r * pitch;
@@ -111,7 +111,9 @@ const lab_spec lab07_spec = {
     .points_load = 30,
     .points_store = 30,
     .size_text = "1001 x 3999 floats (rows of 4004 bytes), 16 MB an image",
+    .load_share = 0.5, /* each pixel read once and written once */
     .check = lab07_check,
+    .shapes = &lab07_shapes,
     .student_setup = 1,
     .efficiency_hint = "In lab 07 that means: the rows are packed, so most of them start in the "
                        "middle of a sector and each warp's 128 bytes straddle 5 sectors. "
