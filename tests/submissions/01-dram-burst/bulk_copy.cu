@@ -12,11 +12,11 @@
 __global__ void scale_bulk(float a, const float *x, float *y, size_t n)
 {
     __shared__ __align__(16) float tile[TILE];
-    __shared__ __align__(8) unsigned long long barrier;
     size_t base = (size_t)blockIdx.x * TILE;
     unsigned count = (unsigned)(n - base < TILE ? n - base : TILE);
     unsigned bulk = 0; /* floats brought by the bulk copy: a multiple of 4, from an aligned x */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    __shared__ __align__(8) unsigned long long barrier;
     if (((uintptr_t)(x + base) & 15) == 0)
         bulk = count & ~3u;
     unsigned bar = (unsigned)__cvta_generic_to_shared(&barrier);

@@ -20,9 +20,7 @@ __device__ __forceinline__ float load_global(const float *p)
 __device__ __forceinline__ float load_shared(const float *p)
 {
     float v;
-    asm volatile("ld.shared.f32 %0, [%1];"
-                 : "=f"(v)
-                 : "r"((unsigned)__cvta_generic_to_shared(p)));
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"((unsigned)__cvta_generic_to_shared(p)));
     return v;
 }
 

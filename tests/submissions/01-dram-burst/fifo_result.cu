@@ -1,8 +1,8 @@
 // Mutant (hostile): the stub's kernel, and a launcher that replaces the files the grading child
-// is about to write in its work folder (record.json, result.json, y.bin, record-trace.json)
-// with named pipes that nobody reads, so that the child's own open for writing would block
-// until the time limit. The child opens its files without blocking and writes regular files
-// only: must fail quickly, the child unable to save its record, not "timed out".
+// is about to write in its work folder (record.json, result.json, y.bin, their .tmp names)
+// with named pipes nobody reads, so that the child's own open for writing would block until the
+// time limit. The child never opens a pipe (it renames a new file over it, or refuses): must
+// fail, as the stub does or unable to save, quickly and not "timed out".
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +37,8 @@ static void work_folder(char *buf, size_t size)
 
 static void plant_pipes(void)
 {
-    static const char *const names[] = {"record.json", "result.json", "y.bin",
-                                        "record-trace.json"};
+    static const char *const names[] = {"record.json",     "record.json.tmp", "result.json",
+                                        "result.json.tmp", "y.bin",           "record-trace.json"};
     char wd[PATH_MAX], real[PATH_MAX];
     work_folder(wd, sizeof wd);
     if (!wd[0] || !realpath(wd, real) || strncmp(real, "/tmp/", 5))

@@ -1,8 +1,9 @@
 // Mutant (hostile): the stub's kernel, and a launcher that replaces the files the grading child
-// is about to write in its work folder (record.json, result.json, y.bin, record-trace.json)
+// is about to write in its work folder (record.json, result.json, y.bin, their .tmp names)
 // with symbolic links to $CL_HOSTILE_TARGET, a file outside that folder, so that the child's
-// own writes would overwrite it. The child writes regular files only, never through a link:
-// must fail, the child unable to save its record, and the target must be unchanged.
+// own writes would overwrite it. The child never writes through a link (it renames a new file
+// over it, or refuses): must fail, as the stub does or unable to save, and quickly; the target
+// must be unchanged.
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +37,8 @@ static void work_folder(char *buf, size_t size)
 
 static void plant_links(void)
 {
-    static const char *const names[] = {"record.json", "result.json", "y.bin",
-                                        "record-trace.json"};
+    static const char *const names[] = {"record.json",     "record.json.tmp", "result.json",
+                                        "result.json.tmp", "y.bin",           "record-trace.json"};
     const char *target = getenv("CL_HOSTILE_TARGET");
     char wd[PATH_MAX], real[PATH_MAX];
     work_folder(wd, sizeof wd);

@@ -27,7 +27,8 @@ static const char forged_result[] =
     "402653240,\"checked_after_timing\":true},\"timing\":{\"student\":{\"median_ms\":0.05,"
     "\"min_ms\":0.05,\"max_ms\":0.05,\"repeats\":15,\"bytes\":402653240,\"bytes_per_s\":"
     "8.0e12}}}";
-static const char forged_record[] = "{\"refused\":\"\",\"buffers\":[],\"lab_values\":[],\"ops\":[]}";
+static const char forged_record[] =
+    "{\"refused\":\"\",\"buffers\":[],\"lab_values\":[],\"ops\":[]}";
 static const char forged_trace[] =
     "{\"engine\":\"trace\",\"error\":\"\",\"sample\":1,\"max_records\":1,\"kernels\":[{\"name\":"
     "\"scale_chunked\",\"launches\":1,\"sample\":1,\"scale\":1,\"records\":100,\"dropped\":0,"

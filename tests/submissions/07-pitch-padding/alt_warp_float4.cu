@@ -31,7 +31,9 @@ __device__ static float adjust_pixel(float v, float gain, float bias)
 // pitch's alignment, so both row pointers are multiples of 16 and the lanes move 32 consecutive
 // float4, 512 bytes, at each step; the last width % 4 floats go one by one. The test is made row
 // by row, on the pointers themselves, so any pitch works: a row that does not start on 16 bytes
-// is done entirely with floats.
+// is done entirely with floats. The 32 lanes make the same passes (the bound is tested inside
+// them), so the compiler never splits a pass between lanes that loop once more and lanes that
+// do not, which would cost a sector a split.
 __global__ void adjust_warp_float4(const float *in, size_t in_pitch, float *out, size_t out_pitch,
                                    int width, int height, float gain, float bias)
 {
@@ -43,14 +45,20 @@ __global__ void adjust_warp_float4(const float *in, size_t in_pitch, float *out,
         float *out_row = (float *)((char *)out + r * out_pitch);
         int aligned = ((uintptr_t)in_row | (uintptr_t)out_row) % 16 == 0;
         int vectors = aligned ? width / 4 : 0;
-        for (int v = lane; v < vectors; v += WARP) {
-            float4 p = ((const float4 *)in_row)[v];
-            ((float4 *)out_row)[v] =
-                make_float4(adjust_pixel(p.x, gain, bias), adjust_pixel(p.y, gain, bias),
-                            adjust_pixel(p.z, gain, bias), adjust_pixel(p.w, gain, bias));
+        for (int run = 0; run < vectors; run += WARP) {
+            int v = run + lane;
+            if (v < vectors) {
+                float4 p = ((const float4 *)in_row)[v];
+                ((float4 *)out_row)[v] =
+                    make_float4(adjust_pixel(p.x, gain, bias), adjust_pixel(p.y, gain, bias),
+                                adjust_pixel(p.z, gain, bias), adjust_pixel(p.w, gain, bias));
+            }
         }
-        for (int c = 4 * vectors + lane; c < width; c += WARP)
-            out_row[c] = adjust_pixel(in_row[c], gain, bias);
+        for (int run = 4 * vectors; run < width; run += WARP) {
+            int c = run + lane;
+            if (c < width)
+                out_row[c] = adjust_pixel(in_row[c], gain, bias);
+        }
     }
 }
 
