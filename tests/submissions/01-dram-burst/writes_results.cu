@@ -1,7 +1,7 @@
 // Mutant (hostile): the stub's kernel, and host code (a constructor and the launcher) that
-// plants forged "perfect" result.json, record.json and trace.json files wherever a grader's
+// plants forged "perfect" result.json, record*.json and trace.json files wherever a grader's
 // child might write them: its cwd, its work folder and the two above it, $TMPDIR, and every
-// writable folder under /tmp named cl-* or grade* (two levels down). The grader reads only
+// writable folder under /tmp named cl-* or grade-* (two levels down). The grader reads only
 // what its own children write, in a folder made after the recording: must fail on efficiency
 // as the stub does (FAIL 40). For safety it writes nowhere but below /tmp.
 #include <dirent.h>
@@ -64,6 +64,11 @@ static void forge_in(const char *folder)
     put(folder, "result.json", forged_result);
     put(folder, "record.json", forged_record);
     put(folder, "record-trace.json", forged_record);
+    for (int k = 0; k < 16; ++k) {
+        char name[64];
+        snprintf(name, sizeof name, "record-check-%02d.json", k);
+        put(folder, name, forged_record);
+    }
     put(folder, "trace.json", forged_trace);
 }
 
@@ -82,7 +87,8 @@ static void work_folder(char *buf, size_t size)
             snprintf(buf, size, "%s", args + i + 10);
 }
 
-// Every folder below dir whose name starts with cl- or grade (at depth 0), down to depth 2.
+// Every folder below dir whose name starts with cl- or grade- (the grader's mkdtemp pattern) at
+// depth 0, down to depth 2.
 static void forge_below(const char *dir, int depth, int *left)
 {
     DIR *d = opendir(dir);
@@ -90,7 +96,7 @@ static void forge_below(const char *dir, int depth, int *left)
     while (d && *left > 0 && (e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
-        if (depth == 0 && strncmp(e->d_name, "cl-", 3) && strncmp(e->d_name, "grade", 5))
+        if (depth == 0 && strncmp(e->d_name, "cl-", 3) && strncmp(e->d_name, "grade-", 6))
             continue;
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
