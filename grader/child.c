@@ -21,7 +21,8 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
                      .output_cap = 16 * 1024,
                      .env_add = req->env,
                      .sandbox = req->sandbox,
-                     .max_data_bytes = req->max_data_bytes};
+                     .max_data_bytes = req->max_data_bytes,
+                     .max_file_bytes = req->max_file_bytes};
     char path[4200];
     record_path(req->args.workdir, path, sizeof path);
     remove(path);

@@ -22,6 +22,7 @@ typedef struct ch_request {
     const char **env;                /* "NAME=value" entries added to its environment, or NULL */
     const struct sb_policy *sandbox; /* confines it (sandbox.h); NULL: unconfined */
     size_t max_data_bytes;           /* its RLIMIT_DATA; 0: none */
+    size_t max_file_bytes;           /* its RLIMIT_FSIZE; 0: none */
 } ch_request;
 
 /* Removes any old record from the work folder, runs worker with req and fills *r (free with

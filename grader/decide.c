@@ -53,7 +53,7 @@ static double counters_efficiency(const oc_traffic *t)
 
 /* Trace and counters count the same requests and sectors; a sampled trace can differ a little
  * on kernels whose warps differ, so only a difference over 2% is reported, never averaged. */
-static void compare_engines(oc_outcome *o)
+static void compare_same_problem(oc_outcome *o)
 {
     const char *names[2] = {"loads", "stores"};
     const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
@@ -68,6 +68,42 @@ static void compare_engines(oc_outcome *o)
                                      "%s%s: trace %.2f, counters %.2f sectors/request",
                                      used ? "; " : "", names[i], ts, cs);
     }
+}
+
+/* Where the trace ran a smaller problem, the same kernels differ at their edges (partial
+ * tiles): on the H200 the counters saw 7 to 19% more sectors per request at the graded size
+ * than the trace at the smaller one, for solutions and stubs alike (tests/gpu/RESULTS.md). So
+ * there the engines must agree on the grade, not the number: an access the trace found
+ * coalesced enough must be so by the counters at the graded size too (a kernel that lays its
+ * threads out otherwise on the graded problem moves several times the sectors). */
+static void compare_other_problem(oc_outcome *o)
+{
+    const char *names[2] = {"loads", "stores"};
+    const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
+    const oc_traffic *c[2] = {&o->load, &o->store};
+    double need[2] = {o->spec->min_load_eff, o->spec->min_store_eff};
+    size_t used = 0;
+    for (int i = 0; i < 2; ++i) {
+        if (!t[i]->requests || c[i]->requests <= 0 || c[i]->sectors <= 0)
+            continue;
+        double te = cl_tally_efficiency(t[i]), ce = c[i]->bytes / (32.0 * c[i]->sectors);
+        if (te >= need[i] && ce < need[i] && used < sizeof o->disagreement)
+            used += (size_t)snprintf(o->disagreement + used, sizeof o->disagreement - used,
+                                     "%s%s: %.0f%% by the trace on the smaller problem, %.0f%% by "
+                                     "the counters on the graded one (%.2f against %.2f "
+                                     "sectors/request)",
+                                     used ? "; " : "", names[i], 100 * te, 100 * ce,
+                                     (double)t[i]->sectors / t[i]->requests,
+                                     c[i]->sectors / c[i]->requests);
+    }
+}
+
+static void compare_engines(oc_outcome *o)
+{
+    if (o->trace_smaller)
+        compare_other_problem(o);
+    else
+        compare_same_problem(o);
 }
 
 /* Efficiency against the task's least traffic: `least` sectors it must move, `waste` sectors
@@ -112,7 +148,7 @@ static void choose_engine(oc_outcome *o)
         against_task(o, (double)o->trace_loads.sectors - (double)o->trace_loads.ideal_sectors,
                      (double)o->trace_stores.sectors - (double)o->trace_stores.ideal_sectors,
                      o->trace_smaller ? o->trace_useful_bytes : o->useful_bytes);
-        if (o->counters == OC_ENGINE_OK && !o->trace_smaller) /* else different problems */
+        if (o->counters == OC_ENGINE_OK)
             compare_engines(o);
     } else if (o->counters == OC_ENGINE_OK) {
         o->engine = OC_BY_COUNTERS;

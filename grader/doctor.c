@@ -141,11 +141,15 @@ static int counters_check(const gr_config *cfg, const char *workdir, FILE *out)
 }
 
 /* The GPU and its driver; returns 1 when there is a usable GPU. */
+static int gpu_confined = -1; /* what gpu_check's probe found, for sandbox_check; -1: no GPU */
+
 static int gpu_check(const gr_config *cfg, const char *workdir, FILE *out)
 {
     di_info dev;
     char why[1024], text[1024], drv[16], rt[16];
-    int gpu = gr_probe(cfg, workdir, &dev, why, sizeof why);
+    int gpu = gr_probe(cfg, workdir, &dev, &gpu_confined, why, sizeof why);
+    if (gpu != 0)
+        gpu_confined = -1;
     di_version_string(dev.driver_version, drv, sizeof drv);
     di_version_string(dev.runtime_version, rt, sizeof rt);
     if (gpu != 0) {
@@ -207,6 +211,13 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
         return;
     }
     line(out, "ok", "sandbox", text);
+    if (gpu_confined == 0) {
+        line(out, "--", "",
+             "but the GPU does not start inside the recording's sandbox here, so "
+             "the student's host code runs unconfined");
+        fix(out, "grade untrusted submissions in a container or as a user of their own, and "
+                 "report the driver version with 'grade --doctor' output");
+    }
     static sb_policy p;
     static char toolkit[PATH_MAX];
     char root[PATH_MAX], real[PATH_MAX];

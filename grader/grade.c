@@ -34,8 +34,10 @@
 #include "sandbox.h"
 
 #define PROBE_TIMEOUT_S 60
-/* The host memory the recording may take (RLIMIT_DATA): the largest lab needs under 2 GB. */
+/* The host memory the recording may take (RLIMIT_DATA): the largest lab needs under 2 GB. And
+ * the largest file it may write (RLIMIT_FSIZE): the largest output it saves is under 300 MB. */
 #define RECORD_MAX_DATA_BYTES ((size_t)32 << 30)
+#define RECORD_MAX_FILE_BYTES ((size_t)1 << 30)
 
 void oc_free(oc_outcome *o)
 {
@@ -83,34 +85,73 @@ static void no_device(const wi_device *d, char *why, size_t why_size)
                  *d->error ? d->error_text : "no device");
 }
 
-int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, char *why, size_t why_size)
+void gr_record_policy(const char *dir, sb_policy *p)
 {
-    memset(dev, 0, sizeof *dev);
-    ch_request req = {.args = {.mode = WI_PROBE, .workdir = workdir}, .timeout_s = PROBE_TIMEOUT_S};
+    memset(p, 0, sizeof *p);
+    sb_add(p->read, "/");
+    sb_add(p->write, dir);
+    sb_add(p->write, "/dev/shm");
+    /* The driver fails to start ("OS call failed", H200, driver 580) unless it may write in
+     * /proc/self: the rule holds for the child's own /proc entry only. */
+    sb_add(p->write, "/proc/self");
+    sb_add(p->devices, "/dev");
+}
+
+/* One probe child, confined by policy or not; 0 when it ran and wrote its result. */
+static int probe_once(const gr_config *cfg, const char *workdir, const sb_policy *policy,
+                      wi_result *res, char *why, size_t why_size)
+{
+    ch_request req = {.args = {.mode = WI_PROBE, .workdir = workdir},
+                      .timeout_s = PROBE_TIMEOUT_S,
+                      .sandbox = policy};
     rn_result r;
     if (make_dir(workdir) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
         snprintf(why, why_size, "cannot prepare '%s'", workdir);
         return -1;
     }
-    static wi_result res;
     char bad[512] = "";
-    int rc = -1;
+    int rc = 0;
     if (r.status != RN_EXITED || r.exit_code != 0 ||
-        ch_read_result(workdir, &res, bad, sizeof bad) != 0) {
+        ch_read_result(workdir, res, bad, sizeof bad) != 0) {
         char how[256];
         rn_describe(&r, how, sizeof how);
         snprintf(why, why_size, "the grading child '%s' %s%s%s%s%.300s", cfg->worker, how,
                  *bad ? ", " : "", bad, r.output_len ? ":\n" : "", r.output ? r.output : "");
-    } else if (res.device.info.count > 0 && !*res.device.error) {
-        *dev = res.device.info;
-        rc = 0;
-    } else {
-        *dev = res.device.info;
-        no_device(&res.device, why, why_size);
-        rc = 1;
+        rc = -1;
     }
     rn_result_free(&r);
     return rc;
+}
+
+static int usable(const wi_result *res)
+{
+    return res->device.info.count > 0 && !*res->device.error;
+}
+
+int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, int *confined, char *why,
+             size_t why_size)
+{
+    memset(dev, 0, sizeof *dev);
+    static wi_result res;
+    static sb_policy policy;
+    gr_record_policy(workdir, &policy);
+    int in_sandbox = sb_abi() > 0;
+    memset(&res, 0, sizeof res);
+    int rc = in_sandbox ? probe_once(cfg, workdir, &policy, &res, why, why_size) : -1;
+    if (rc != 0 || !usable(&res)) {
+        /* Unconfined, to tell a machine without a GPU from a driver the sandbox stops. */
+        in_sandbox = 0;
+        memset(&res, 0, sizeof res);
+        if (probe_once(cfg, workdir, NULL, &res, why, why_size) != 0)
+            return -1;
+    }
+    if (confined)
+        *confined = in_sandbox;
+    *dev = res.device.info;
+    if (usable(&res))
+        return 0;
+    no_device(&res.device, why, why_size);
+    return 1;
 }
 
 void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size)
@@ -278,20 +319,31 @@ static void scan_device_code(const lab_files *f, oc_outcome *o)
 {
     DIR *d = opendir(f->keep);
     struct dirent *e;
+    int scanned = 0;
+    char seen[256] = "";
     while (d && !o->refused[0] && (e = readdir(d))) {
-        size_t n = strlen(e->d_name);
+        size_t n = strlen(e->d_name), used = strlen(seen);
+        if (e->d_name[0] != '.' && used + n + 2 < sizeof seen)
+            snprintf(seen + used, sizeof seen - used, "%s%s", used ? " " : "", e->d_name);
         if (n < 5 || strcmp(e->d_name + n - 4, ".ptx"))
             continue;
         char path[4500], why[256];
         snprintf(path, sizeof path, "%s/%s", f->keep, e->d_name);
         size_t size = 0;
         char *ptx = wi_read_bytes(path, (size_t)64 << 20, &size, why, sizeof why);
-        if (ptx)
+        if (ptx) {
             ps_scan(ptx, o->refused, sizeof o->refused);
+            scanned++;
+        }
         free(ptx);
     }
     if (d)
         closedir(d);
+    /* Unscanned device code is never run: the check fails closed. */
+    if (!scanned && !o->refused[0])
+        snprintf(o->run_problem, sizeof o->run_problem,
+                 "the grader found no PTX of the compiled kernel to check (nvcc kept: %s)",
+                 seen[0] ? seen : "nothing");
 }
 
 /* Takes what a child said and how it ended into o's run fields; returns 1 when it finished. */
@@ -322,11 +374,7 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     /* The student's host code may read what its user may, but write only in its own folder
      * (and the GPU's device files), and signal nothing outside its sandbox. */
     static sb_policy policy;
-    memset(&policy, 0, sizeof policy);
-    sb_add(policy.read, "/");
-    sb_add(policy.write, f->rec);
-    sb_add(policy.write, "/dev/shm");
-    sb_add(policy.devices, "/dev");
+    gr_record_policy(f->rec, &policy);
     char tmpdir[4300];
     snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", f->rec);
     const char *env[] = {tmpdir, NULL};
@@ -337,11 +385,9 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                                .seed = cfg->seed},
                       .timeout_s = cfg->run_timeout_s,
                       .env = env,
-                      /* TODO(issue 10): with this policy the CUDA driver fails to start in
-                       * the recording ("OS call failed", H200, 2026-12-01): find what it needs
-                       * (strace under Landlock) before confining the recording. */
-                      .sandbox = getenv("CL_SANDBOX_RECORDING") ? &policy : NULL,
-                      .max_data_bytes = 0};
+                      .sandbox = cfg->confine_recording ? &policy : NULL,
+                      .max_data_bytes = RECORD_MAX_DATA_BYTES,
+                      .max_file_bytes = RECORD_MAX_FILE_BYTES};
     rn_result r;
     if (make_dir(f->rec) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
@@ -876,7 +922,7 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
                          const void *image, size_t image_size)
 {
     scan_device_code(f, o);
-    if (o->refused[0])
+    if (o->refused[0] || o->run_problem[0])
         return; /* refused as compiled: its host code never runs */
     if (record_run(cfg, spec, o, f) != 0 || o->refused[0])
         return;

@@ -31,11 +31,15 @@ typedef struct gr_config {
     double compile_timeout_s, run_timeout_s, trace_timeout_s, counters_timeout_s;
     const char *cwd; /* paths below it are shown relative to it (as typed); NULL: as they are */
     FILE *progress;  /* one line per step, or NULL */
+    int confine_recording; /* run the recording in its sandbox (gr_probe says whether it can) */
 } gr_config;
 
-/* Asks a child what GPU there is. Returns 0 with *dev filled when one is usable; 1 when there
- * is none or it cannot be used (why says so, for a person); -1 when the worker cannot run. */
-int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, char *why, size_t why_size);
+/* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev
+ * filled when one is usable; 1 when there is none or it cannot be used (why says so, for a
+ * person); -1 when the worker cannot run. *confined (when not NULL) is 1 when the GPU works
+ * inside the sandbox, 0 when this machine has no Landlock or its driver does not start there. */
+int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, int *confined, char *why,
+             size_t why_size);
 
 /* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
@@ -46,6 +50,9 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
 struct sb_policy;
 void gr_compile_policy(const gr_config *cfg, const char *workdir, struct sb_policy *p,
                        char toolkit[4096]);
+/* What the recording (the student's host code) may write: dir, /dev/shm, the GPU's device
+ * files and its own /proc/self (the CUDA driver writes there); it reads what its user may. */
+void gr_record_policy(const char *dir, struct sb_policy *p);
 
 void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size);
 

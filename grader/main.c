@@ -29,6 +29,7 @@
 #include "lab.h"
 #include "model.h"
 #include "report.h"
+#include "sandbox.h"
 #include "runner.h"
 
 #ifndef CL_VERSION
@@ -87,6 +88,7 @@ typedef struct session {
     size_t report_size;
     gr_config cfg;
     char worker[PATH_MAX], tracer_dir[PATH_MAX], cwd[PATH_MAX];
+    char arch[16];         /* "native" made exact: sm_XY of the GPU the probe found */
     const lab_spec **labs; /* the labs named, or every lab */
     size_t nlabs;
     char base[32]; /* the work folder, removed at the end unless --keep */
@@ -229,11 +231,24 @@ static int gpu_ready(session *s, di_info *dev)
 {
     char dir[PATH_MAX], why[1024];
     snprintf(dir, sizeof dir, "%s/probe", s->base);
-    int gpu = gr_probe(&s->cfg, dir, dev, why, sizeof why);
+    int confined = 0;
+    int gpu = gr_probe(&s->cfg, dir, dev, &confined, why, sizeof why);
     if (gpu < 0)
         fprintf(stderr, "grade: cannot run the grading child: %s\n", why);
     else if (gpu > 0)
         no_gpu(why);
+    s->cfg.confine_recording = confined;
+    if (gpu == 0 && !confined && sb_abi() > 0)
+        fprintf(stderr, "grade: warning: the GPU does not start inside the recording's sandbox "
+                        "on this machine, so the student's host code runs unconfined (see "
+                        "'grade --doctor')\n");
+    /* nvcc's "native" asks the driver, which the compile's sandbox keeps out of reach (it
+     * would quietly build for nvcc's default architecture instead): the probe's answer is
+     * given to it. */
+    if (gpu == 0 && !strcmp(s->cfg.arch, "native")) {
+        snprintf(s->arch, sizeof s->arch, "sm_%d%d", dev->cc_major, dev->cc_minor);
+        s->cfg.arch = s->arch;
+    }
     return gpu == 0;
 }
 

@@ -109,16 +109,16 @@ static void trace_lines(FILE *out, const oc_outcome *o)
         fprintf(out, "  %-12s ", "");
         wrapped(out, s->trace_size_text, 15, 15);
     }
-    if (o->counters == OC_ENGINE_OK && o->trace_smaller)
-        fprintf(out, "  %-12s counters, at full size: %.1f and %.1f sectors/request\n", "",
+    if (o->disagreement[0])
+        fprintf(out, "  %-12s ENGINES DISAGREE: %s\n", "", o->disagreement);
+    else if (o->counters == OC_ENGINE_OK && o->trace_smaller)
+        fprintf(out, "  %-12s counters agree, at full size: %.1f and %.1f sectors/request\n", "",
                 o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
                 o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
-    else if (o->counters == OC_ENGINE_OK && !o->disagreement[0])
+    else if (o->counters == OC_ENGINE_OK)
         fprintf(out, "  %-12s counters agree: %.1f and %.1f sectors/request\n", "",
                 o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
                 o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
-    else if (o->disagreement[0])
-        fprintf(out, "  %-12s ENGINES DISAGREE: %s\n", "", o->disagreement);
     const oc_worst *b = o->blamed;
     if (b && b->tally.sectors > b->tally.ideal_sectors) {
         const cl_tally *w = &b->tally;
@@ -313,6 +313,7 @@ static cJSON *trace_json(const oc_outcome *o)
     cJSON *tr = cJSON_CreateObject();
     cJSON_AddStringToObject(tr, "state", engine_word(o->trace));
     cJSON_AddStringToObject(tr, "why", o->trace_why);
+    cJSON_AddBoolToObject(tr, "smaller_problem", o->trace_smaller);
     if (o->trace != OC_ENGINE_OK)
         return tr;
     cJSON_AddNumberToObject(tr, "sample", o->trace_sample);
@@ -342,6 +343,15 @@ static cJSON *counters_json(const oc_outcome *o)
     cJSON_AddStringToObject(ct, "why", o->counters_why);
     cJSON_AddStringToObject(ct, "kernels", o->counters_kernels);
     if (o->counters == OC_ENGINE_OK) {
+        /* What the counters saw of the graded problem, beside the trace's (compared). */
+        const oc_traffic *t[2] = {&o->load, &o->store};
+        static const char *const names[2] = {"loads", "stores"};
+        for (int i = 0; i < 2; ++i) {
+            cJSON *x = cJSON_AddObjectToObject(ct, names[i]);
+            cJSON_AddNumberToObject(x, "requests", t[i]->requests);
+            cJSON_AddNumberToObject(x, "sectors", t[i]->sectors);
+            cJSON_AddNumberToObject(x, "bytes", t[i]->bytes);
+        }
         cJSON *sh = cJSON_AddObjectToObject(ct, "shared");
         cJSON_AddNumberToObject(sh, "ld_requests", o->shared_ld_requests);
         cJSON_AddNumberToObject(sh, "st_requests", o->shared_st_requests);

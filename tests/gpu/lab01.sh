@@ -2,7 +2,8 @@
 # GPU test of lab 01 through the real grader, one case per call:
 #     lab01.sh BUILD_DIR SOURCE_DIR CASE
 # CASE is solution, stub, or the name of a mutant in tests/submissions/01-dram-burst/.
-# extra cases: stub_nobody. Hostile cases may need a sandbox (need_sandbox: skipped without).
+# extra cases: stub_nobody
+# Hostile cases that attack the machine call need_sandbox: skipped without Landlock.
 # Exits 77 (skipped) without a GPU.
 set -u
 build=$1 src=$2 case=$3
@@ -240,10 +241,17 @@ cpu_copy)
     get labs.0.reason | grep -q "broke lab 01's contract" || fail "CPU work not detected"
     get labs.0.reason | grep -q "cudaMemcpy" || fail "the copy is not named" ;;
 writes_results)
-    # Forged result, record and trace files everywhere it may write: none of them is read, so
-    # it is graded as the stub is, by the trace where the trace is built.
-    stub_like
-    check_engines ;;
+    # Forged result, record and trace files everywhere it may write. Results and traces are
+    # read only from folders made after the recording; its own records, which it can overwrite
+    # in its folder, are checked as they are read, and fail it, or (where its forgeries lost the
+    # race) it is graded as the stub is, by the trace where the trace is built.
+    if said | grep -q "the recording of the launches is unusable"; then
+        expect_fail
+        echo "its forged record was refused: $(get labs.0.run.problem)"
+    else
+        stub_like
+        check_engines
+    fi ;;
 rewrites_report)
     # A daemon rewriting the report file while the grade runs: the grader's report is written
     # last, and the daemon is gone by then.
@@ -328,8 +336,13 @@ decoy_kernel)
 clock_traced)
     # Computes otherwise when its global loads are slow (instrumented): the traced replay's
     # outputs are wrong.
+    # Where its probe does not tell the tracer's slowdown from a cache miss, it does the
+    # stub's work everywhere and is graded as the stub is.
     expect_fail
-    get labs.0.reason | grep -Eq "traced|disagree" || fail "the reason names neither the trace nor a disagreement" ;;
+    if ! get labs.0.reason | grep -Eq "traced|disagree"; then
+        stub_like
+        echo "its probe did not see the trace: graded as the stub"
+    fi ;;
 sampled_warps | dilutes)
     # Coalesced in the warps it guesses are sampled, or cheap coalesced loads beside the
     # wasteful ones: the chunked loads are still graded.

@@ -56,4 +56,19 @@ grade_case() {
     ld=$("$jget" "$report" labs.0.coalescing.loads.efficiency 2>/dev/null)
     st=$("$jget" "$report" labs.0.coalescing.stores.efficiency 2>/dev/null)
     echo "$case: exit $status, verdict $verdict, loads $ld, stores $st, reason: $(get labs.0.reason)"
+    engines_line
+}
+
+# engines_line: sectors per request by each engine that ran (the trace's, the counters'), as
+# the thresholds of their comparison are set from.
+engines_line() {
+    line=
+    for kind in loads stores; do
+        t=$("$jget" "$report" labs.0.coalescing.$kind.sectors_per_request 2>/dev/null)
+        r=$("$jget" "$report" labs.0.coalescing.counters.$kind.requests 2>/dev/null)
+        n=$("$jget" "$report" labs.0.coalescing.counters.$kind.sectors 2>/dev/null)
+        c=$(awk -v r="${r:-0}" -v n="${n:-0}" 'BEGIN { if (r > 0) printf "%.3f", n / r }')
+        line="$line $kind trace ${t:--} counters ${c:--};"
+    done
+    echo "$case: sectors/request:$line smaller trace: $("$jget" "$report" labs.0.coalescing.trace.smaller_problem 2>/dev/null || echo -)"
 }

@@ -635,8 +635,8 @@ static void test_decide_smaller_trace_uses_its_own_bytes(void **state)
     oc_outcome o = gated_outcome(4, 1.0);
     o.useful_bytes = 1e9;            /* the full problem: far more than the trace saw */
     o.trace_useful_bytes = 200000.0; /* the traced one: 2 x 1000 x 128 bytes is enough */
-    o.load = traffic(1e7, 32, 64);   /* full size: other sectors (not compared), 640 MB */
-    o.store = traffic(1e7, 4, 64);   /* and 640 MB more: the full problem's bytes moved */
+    o.load = traffic(1e7, 4.4, 128); /* full size: 10% more sectors (its edges), 1.28 GB */
+    o.store = traffic(1e7, 2, 64);   /* and 640 MB more: the full problem's bytes moved */
     gr_decide(&o);
     assert_verdict(&o, OC_PASS, 95, 95);
     assert_string_equal(o.disagreement, "");
@@ -644,6 +644,25 @@ static void test_decide_smaller_trace_uses_its_own_bytes(void **state)
     gr_decide(&o);
     assert_verdict(&o, OC_FAIL, 40, 95);
     assert_contains(o.reason, "moved only 0.26 MB of the 1.00 MB");
+}
+
+/* Issue 10: a kernel laid out otherwise on the graded size than on the smaller traced one
+ * (lab 04's size_switch): the counters saw the graded size, and their sectors per request are
+ * far from the trace's. */
+static void test_decide_smaller_trace_disagreeing_with_full_size_counters_fails(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 1.0);
+    o.useful_bytes = 1e9;
+    o.trace_useful_bytes = 200000.0;
+    o.load = traffic(1e7, 32, 64);
+    o.store = traffic(1e7, 4, 64);
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 65, 95); /* correctness and speed kept */
+    assert_contains(o.disagreement,
+                    "loads: 100% by the trace on the smaller problem, 6% by the counters on the "
+                    "graded one (4.00 against 32.00 sectors/request)");
+    assert_contains(o.reason, "disagree");
 }
 
 static void test_decide_smaller_trace_and_full_size_counters_short(void **state)
@@ -778,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_decide_speed_not_timed_is_not_graded),
         cmocka_unit_test(test_decide_speed_counts_when_coalescing_is_not_measured),
         cmocka_unit_test(test_decide_smaller_trace_uses_its_own_bytes),
+        cmocka_unit_test(test_decide_smaller_trace_disagreeing_with_full_size_counters_fails),
         cmocka_unit_test(test_decide_smaller_trace_and_full_size_counters_short),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

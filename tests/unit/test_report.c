@@ -555,8 +555,7 @@ static void test_text_speed_gate_and_trace_size(void **state)
                        "(1674 GFLOP/s) against 2.100 ms, same run  (need >= ");
     assert_contains(t, "too slow");
     assert_contains(t, "the trace ran the same kernel on 136 x 104 times 104 x 200");
-    assert_contains(t, "counters, at full size: 4.0 and 4.0 sectors/request");
-    assert_lacks(t, "counters agree");
+    assert_contains(t, "counters agree, at full size: 4.0 and 4.0 sectors/request");
 }
 
 static void test_json_and_gradescope_speed_part(void **state)
