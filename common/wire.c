@@ -795,7 +795,8 @@ void *wi_read_bytes(const char *path, size_t max, size_t *size, char *why, size_
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0) {
-        snprintf(why, why_size, "no record '%s'", path);
+        snprintf(why, why_size,
+                 errno == ELOOP ? "'%s' is a link, never followed" : "no record '%s'", path);
         return NULL;
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {

@@ -71,11 +71,14 @@ static void compare_same_problem(oc_outcome *o)
 }
 
 /* Where the trace ran a smaller problem, the same kernels differ at their edges (partial
- * tiles): on the H200 the counters saw 7 to 19% more sectors per request at the graded size
- * than the trace at the smaller one, for solutions and stubs alike (tests/gpu/RESULTS.md). So
- * there the engines must agree on the grade, not the number: an access the trace found
- * coalesced enough must be so by the counters at the graded size too (a kernel that lays its
- * threads out otherwise on the graded problem moves several times the sectors). */
+ * tiles): on the H200 the counters saw up to 15% more sectors per request at the graded size
+ * than the trace at the smaller one for the solutions and alternative solutions of labs 04 and
+ * 05, up to 68% for their stubs (tests/gpu/RESULTS.md). So there an access the trace found
+ * coalesced enough must not take more than OTHER_PROBLEM_RATIO times its sectors per request at
+ * the graded size; a kernel laying its threads out otherwise there takes several times more
+ * (7x for lab 04's size_switch). Sectors, not efficiencies, are compared: the counters count a
+ * broadcast as the bytes of one lane, the trace as a perfect access. */
+#define OTHER_PROBLEM_RATIO 1.5
 static void compare_other_problem(oc_outcome *o)
 {
     const char *names[2] = {"loads", "stores"};
@@ -84,17 +87,14 @@ static void compare_other_problem(oc_outcome *o)
     double need[2] = {o->spec->min_load_eff, o->spec->min_store_eff};
     size_t used = 0;
     for (int i = 0; i < 2; ++i) {
-        if (!t[i]->requests || c[i]->requests <= 0 || c[i]->sectors <= 0)
+        if (!t[i]->requests || c[i]->requests <= 0 || cl_tally_efficiency(t[i]) < need[i])
             continue;
-        double te = cl_tally_efficiency(t[i]), ce = c[i]->bytes / (32.0 * c[i]->sectors);
-        if (te >= need[i] && ce < need[i] && used < sizeof o->disagreement)
+        double ts = (double)t[i]->sectors / t[i]->requests, cs = c[i]->sectors / c[i]->requests;
+        if (cs > OTHER_PROBLEM_RATIO * ts && used < sizeof o->disagreement)
             used += (size_t)snprintf(o->disagreement + used, sizeof o->disagreement - used,
-                                     "%s%s: %.0f%% by the trace on the smaller problem, %.0f%% by "
-                                     "the counters on the graded one (%.2f against %.2f "
-                                     "sectors/request)",
-                                     used ? "; " : "", names[i], 100 * te, 100 * ce,
-                                     (double)t[i]->sectors / t[i]->requests,
-                                     c[i]->sectors / c[i]->requests);
+                                     "%s%s: %.2f sectors/request by the trace on the smaller "
+                                     "problem, %.2f by the counters on the graded one",
+                                     used ? "; " : "", names[i], ts, cs);
     }
 }
 
