@@ -41,6 +41,11 @@ typedef struct gr_config {
 int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, int *confined, char *why,
              size_t why_size);
 
+/* Whether the output files (NAME.bin) of dir hold the same bytes as every one of checked's
+ * (regular files only, never through a link): a measured replay whose outputs equal those of
+ * the run that passed the lab's check passes it too, without the CPU reference again. */
+int gr_same_outputs(const char *checked, const char *dir);
+
 /* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
 

@@ -78,6 +78,10 @@ typedef struct oc_outcome {
     char kernel_path[4096];
     char workdir[4096];
 
+    /* wall seconds of each step, as the grader waited for it (check_s: the CPU checks of
+     * outputs, inside run_s, trace_wall_s and counters_s); total_s: the lab, from the start */
+    double record_s, run_s, trace_wall_s, counters_s, check_s, total_s;
+
     /* build */
     int compiled;
     double compile_s;

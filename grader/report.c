@@ -432,6 +432,18 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddStringToObject(j, "reason", o->reason);
     cJSON_AddStringToObject(j, "hint", o->hint);
 
+    /* Where the lab's grading time went, wall seconds (checks: the CPU checks of outputs,
+     * counted inside run, trace and counters too). */
+    cJSON *t = cJSON_AddObjectToObject(j, "seconds");
+    const struct {
+        const char *name;
+        double v;
+    } steps[] = {{"total", o->total_s}, {"compile", o->compile_s},  {"record", o->record_s},
+                 {"run", o->run_s},     {"trace", o->trace_wall_s}, {"counters", o->counters_s},
+                 {"checks", o->check_s}};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; ++i)
+        cJSON_AddNumberToObject(t, steps[i].name, steps[i].v);
+
     cJSON *b = cJSON_AddObjectToObject(j, "build");
     cJSON_AddBoolToObject(b, "compiled", o->compiled);
     cJSON_AddNumberToObject(b, "seconds", o->compile_s);

@@ -190,6 +190,12 @@ swapped)
 oob_write)
     expect_fail
     [ "$(get labs.0.run.guards_intact)" = false ] || fail "the write past the end went unseen" ;;
+reads_past_end)
+    # A load of x[n] in every thread: the trace sees it in the guard bytes, in the sampled warps.
+    expect_fail; correct
+    want=$(grep -n 'x\[n\]; // out of bounds' "$kfile" | cut -d: -f1)
+    get labs.0.reason | grep -q "reads outside its arrays" || fail "the read past the end went unseen"
+    get labs.0.reason | grep -q "\.cu:$want" || fail "the reason does not name line $want: $(get labs.0.reason)" ;;
 hang)
     expect_fail
     get labs.0.run.problem | grep -q "timed out" || fail "not reported as timed out" ;;

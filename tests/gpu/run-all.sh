@@ -57,6 +57,8 @@ for flags in "--no-trace --no-counters" "--no-counters" "--no-trace" ""; do
     printf '%-26s %6s s   trace pass %s s\n' "${flags:-all three engines}" "$t" \
         "$("$build/json-get" "$logs/t.json" labs.0.coalescing.trace.seconds 2>/dev/null || echo -)"
 done | tee "$logs/timing-by-engine.txt"
+echo "=== where each lab's grading time goes (wall seconds, stub and solution)"
+sh tests/gpu/time_breakdown.sh "$build" 2>&1 | tee "$logs/time-breakdown.txt"
 echo "=== summary"
 grep -E "tests passed|tests failed|Failed|Skipped|\*\*\*" "$logs/ctest.log" | head -30
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "build %.0f s (%s), ctest %.0f s\n", b - a, "'"$(nproc)"' cores", c - b }'
@@ -66,6 +68,7 @@ cat "$logs"/lab0*.txt "$logs"/explore-0*.txt "$logs/speed-spread.txt" "$logs/lab
 cat "$logs/engines-agree.txt" "$logs/engines-agree-nobody.txt" "$logs/timing-by-engine.txt" \
     > "$keep/engines.txt" 2>/dev/null
 cp "$logs/ctest.log" "$keep/" 2>/dev/null
+cp "$logs/time-breakdown.txt" "$keep/" 2>/dev/null
 ( cd "$logs" && tar -cf "$keep/explore-csv.tar" explore-0*.csv ) 2>/dev/null
 cp "$logs/explain-01.svg" "$keep/" 2>/dev/null
 exit $ctest_status

@@ -1,10 +1,12 @@
 /*
  * test_grade.c - gr_decide(): the verdict, score, reason and hint of outcomes built by hand,
- * from a kernel that does not compile to one that passes, with no GPU and no child process.
+ * from a kernel that does not compile to one that passes, with no GPU and no child process;
+ * and gr_same_outputs(), which spares a measured replay's check the CPU reference.
  *
  * Build and run (the project CMake builds it as test_grade, linked with cl_grader):
  *   cmake --build build --target test_grade && build/test_grade
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,6 +15,10 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <stdio.h>
 
 #include "exit_codes.h"
 #include "grade.h"
@@ -770,6 +776,55 @@ static void test_decide_replay_differs_from_the_launchers_run(void **state)
     assert_contains(o.reason, "outside those launches");
 }
 
+/* ---- a measured replay's outputs against the checked run's ---- */
+
+static void write_bytes(const char *dir, const char *name, const char *bytes, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+
+static void test_same_outputs_needs_every_byte_of_every_output(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/test-grade-XXXXXX", run[64], other[64], link_to[128];
+    assert_non_null(mkdtemp(root));
+    snprintf(run, sizeof run, "%s/run", root);
+    snprintf(other, sizeof other, "%s/trace", root);
+    assert_int_equal(mkdir(run, 0700), 0);
+    assert_int_equal(mkdir(other, 0700), 0);
+    static char big[200000];
+    memset(big, 7, sizeof big);
+    write_bytes(run, "y.bin", big, sizeof big);
+    write_bytes(run, "z.bin", "abc", 3);
+    write_bytes(run, "result.json", "{}", 2);
+    assert_int_equal(gr_same_outputs(run, other), 0); /* none there */
+    write_bytes(other, "y.bin", big, sizeof big);
+    assert_int_equal(gr_same_outputs(run, other), 0); /* z.bin missing */
+    write_bytes(other, "z.bin", "abc", 3);
+    write_bytes(other, "result.json", "{\"other\": 1}", 12); /* not an output */
+    assert_int_equal(gr_same_outputs(run, other), 1);
+    big[sizeof big - 1] = 8; /* one byte, past the first read's worth */
+    write_bytes(other, "y.bin", big, sizeof big);
+    assert_int_equal(gr_same_outputs(run, other), 0);
+    write_bytes(other, "y.bin", big, sizeof big - 1); /* shorter */
+    assert_int_equal(gr_same_outputs(run, other), 0);
+    /* a link to the checked file itself is never followed */
+    snprintf(link_to, sizeof link_to, "%s/y.bin", other);
+    unlink(link_to);
+    char target[128];
+    snprintf(target, sizeof target, "%s/y.bin", run);
+    assert_int_equal(symlink(target, link_to), 0);
+    assert_int_equal(gr_same_outputs(run, other), 0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -816,6 +871,7 @@ int main(void)
         cmocka_unit_test(test_decide_smaller_trace_disagreeing_with_full_size_counters_fails),
         cmocka_unit_test(test_decide_smaller_trace_broadcast_is_no_disagreement),
         cmocka_unit_test(test_decide_smaller_trace_and_full_size_counters_short),
+        cmocka_unit_test(test_same_outputs_needs_every_byte_of_every_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
