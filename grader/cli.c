@@ -50,6 +50,14 @@ static const cli_option options[] = {
      GROUP_GRADE},
     {"--output", NULL, OPT_STRING, AT(output), 0, "FILE",
      "write the report to FILE instead of standard output", GROUP_GRADE},
+    {"--submissions", NULL, OPT_STRING, AT(submissions), 0, "DIR",
+     "grade every submission in DIR (a folder or .zip/.tar.gz per\n"
+     "student): OUT/gradebook.csv and OUT/feedback/STUDENT.md, where\n"
+     "OUT is --output (default: grades)",
+     GROUP_GRADE},
+    {"--resume", NULL, OPT_SET, AT(resume), 1, NULL,
+     "with --submissions: go on with OUT/gradebook.csv, grading\nonly what it has no row for",
+     GROUP_GRADE},
     {"--seed", NULL, OPT_SEED, AT(seed), 0, "N",
      "seed of the random inputs (default: a new one each run)", GROUP_GRADE},
     {"--timeout", NULL, OPT_SECONDS, AT(timeout_s), 0, "SECONDS",
@@ -125,7 +133,7 @@ static const char help_tail[] =
 
 const char *cli_help(void)
 {
-    static char text[8192];
+    static char text[12288];
     if (text[0])
         return text;
     size_t used = 0;
@@ -247,6 +255,17 @@ static int check_combinations(const cli_options *o, char *err, size_t err_size)
                            "--kernel grades one lab: name it, e.g. 'grade --kernel my.cu 01'");
     if (o->kernel && o->solution)
         return usage_error(err, err_size, "%s", "--kernel and --solution exclude each other");
+    if (o->resume && !o->submissions)
+        return usage_error(err, err_size, "%s", "--resume goes on with a --submissions batch");
+    if (o->submissions && o->action != CLI_GRADE && o->action != CLI_BATCH)
+        return usage_error(err, err_size, "%s", "--submissions grades: it takes no other action");
+    if (o->submissions && (o->kernel || o->solution))
+        return usage_error(err, err_size, "%s",
+                           "--submissions grades the students' files: no --kernel or --solution");
+    if (o->submissions && o->format != CLI_TEXT)
+        return usage_error(err, err_size, "%s",
+                           "--submissions writes a CSV gradebook and Markdown feedback: no "
+                           "--format");
     if (o->action == CLI_EXPLORE && o->nlabs != 1)
         return usage_error(err, err_size, "%s",
                            "--explore runs one lab: name it, e.g. 'grade --explore 01'");
@@ -288,5 +307,8 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
     }
     if (!stride_given)
         o->model_stride = o->model_size;
-    return check_combinations(o, err, err_size);
+    int rc = check_combinations(o, err, err_size);
+    if (rc == 0 && o->submissions)
+        o->action = CLI_BATCH;
+    return rc;
 }

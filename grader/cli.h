@@ -20,7 +20,8 @@ typedef enum cli_action {
     CLI_VERSION,
     CLI_DOCTOR,
     CLI_EXPLORE,
-    CLI_MODEL
+    CLI_MODEL,
+    CLI_BATCH /* --submissions DIR */
 } cli_action;
 
 typedef enum cli_format { CLI_TEXT, CLI_JSON, CLI_GRADESCOPE, CLI_JUNIT } cli_format;
@@ -32,7 +33,9 @@ typedef struct cli_options {
     const char *kernel; /* --kernel FILE */
     int solution;       /* --solution */
     cli_format format;
-    const char *output; /* --output FILE; NULL means stdout */
+    const char *output;      /* --output FILE (with --submissions: a folder); NULL means stdout */
+    const char *submissions; /* --submissions DIR: a folder of submissions, one per student */
+    int resume;              /* --resume: go on with the batch's gradebook */
     uint64_t seed;
     int seed_given;
     const char *root, *arch, *nvcc, *csv;

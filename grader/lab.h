@@ -61,7 +61,8 @@ typedef struct lab_spec {
     double flop; /* the task's floating-point operations, for a rate beside its time; 0: none */
     /* Set when the trace engine runs a smaller problem than the other engines (shapes->traced;
      * a kernel whose every thread loops over a long dimension would take minutes under the
-     * tracer): what it runs, for the report. Trace and counters are then not compared. */
+     * tracer): what it runs, for the report. Trace and counters are then compared more loosely
+     * (decide.c): they measured problems of different sizes. */
     const char *trace_size_text;
     /* Set for a lab whose task reads each input once: the loads' share of its useful bytes (the
      * rest are stores). Wasted sectors are then also counted against that least traffic, so

@@ -21,6 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef CL_HAVE_BATCH
+#include "batch.h"
+#endif
 #include "cli.h"
 #include "doctor.h"
 #include "exit_codes.h"
@@ -366,6 +369,34 @@ static int cmd_grade(session *s)
     return c.failed ? CL_EXIT_FAIL : c.skipped ? CL_EXIT_ENV : CL_EXIT_OK;
 }
 
+/* --submissions DIR: every student's labs, into a gradebook and feedback files (batch.h). */
+static int cmd_batch(session *s)
+{
+#ifdef CL_HAVE_BATCH
+    const cli_options *opt = s->opt;
+    di_info dev;
+    if (!gpu_ready(s, &dev))
+        return CL_EXIT_ENV;
+    if (!opt->quiet)
+        fprintf(stderr, "grade: grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
+                dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
+    bt_options bo = {.submissions = opt->submissions,
+                     .out = opt->output ? opt->output : "grades",
+                     .resume = opt->resume,
+                     .labs = s->labs,
+                     .nlabs = s->nlabs,
+                     .workdir = s->base,
+                     .keep = opt->keep};
+    return bt_run(&s->cfg, &bo, opt->quiet ? NULL : stderr);
+#else
+    (void)s;
+    die(CL_EXIT_ENV, "%s",
+        "this grader was built without batch grading: install libarchive-dev and libcsv-dev, "
+        "then rebuild with CMake");
+    return CL_EXIT_ENV;
+#endif
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st;
@@ -397,7 +428,7 @@ static const struct {
 } actions[] = {
     {CLI_HELP, 0, cmd_help},     {CLI_VERSION, 0, cmd_version}, {CLI_LIST, 0, cmd_list},
     {CLI_MODEL, 0, cmd_model},   {CLI_GRADE, 1, cmd_grade},     {CLI_EXPLORE, 1, cmd_explore},
-    {CLI_DOCTOR, 1, cmd_doctor},
+    {CLI_DOCTOR, 1, cmd_doctor}, {CLI_BATCH, 1, cmd_batch},
 };
 
 /* Whether a file can be made at path: its folder exists and is writable. */

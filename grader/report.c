@@ -8,7 +8,7 @@
 
 #include "wire.h"
 
-static const char *verdict_word(oc_verdict v)
+const char *rp_verdict_word(oc_verdict v)
 {
     static const char *const words[] = {"PASS", "FAIL", "NOT GRADED"};
     return words[v];
@@ -230,7 +230,8 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
     const lab_spec *s = o->spec;
     char head[128];
     snprintf(head, sizeof head, "lab %s %s: %s", s->id, s->slug, s->title);
-    fprintf(out, "\n%-58s %-10s %3d/%d\n", head, verdict_word(o->verdict), o->score, o->max_score);
+    fprintf(out, "\n%-58s %-10s %3d/%d\n", head, rp_verdict_word(o->verdict), o->score,
+            o->max_score);
     fprintf(out, "  %-12s %s", "kernel", o->kernel_path);
     if (o->compiled)
         fprintf(out, "  (compiled in %.1f s)\n", o->compile_s);
@@ -425,7 +426,7 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddStringToObject(j, "title", s->title);
     cJSON_AddStringToObject(j, "kernel", o->kernel_path);
     cJSON_AddStringToObject(j, "size", s->size_text);
-    cJSON_AddStringToObject(j, "verdict", verdict_word(o->verdict));
+    cJSON_AddStringToObject(j, "verdict", rp_verdict_word(o->verdict));
     cJSON_AddStringToObject(j, "stage", oc_stage_name(o->stage));
     cJSON_AddNumberToObject(j, "score", o->score);
     cJSON_AddNumberToObject(j, "max_score", o->max_score);

@@ -32,6 +32,9 @@ rp_counts rp_count(const oc_outcome *outcomes, size_t n);
 /* The text report of one lab: verdict, correctness, efficiency, bandwidth, hint, score. */
 void rp_text_lab(FILE *out, const oc_outcome *o);
 
+/* "PASS", "FAIL" or "NOT GRADED". */
+const char *rp_verdict_word(oc_verdict v);
+
 /* The closing line "N passed, N failed" (", N skipped" when some were not graded). */
 void rp_text_summary(FILE *out, const oc_outcome *outcomes, size_t n);
 

@@ -3,6 +3,11 @@
 
 add_executable(json-get tests/tools/json_get.c)
 target_link_libraries(json-get PRIVATE PkgConfig::CJSON)
+if(TARGET cl_batch)
+  add_executable(csv-get tests/tools/csv_get.c)
+  target_include_directories(csv-get PRIVATE ${CSV_INCLUDE_DIR})
+  target_link_libraries(csv-get PRIVATE ${CSV_LIBRARY})
+endif()
 
 # ---- unit ---------------------------------------------------------------------------------
 if(TARGET PkgConfig::CMOCKA)
@@ -20,6 +25,15 @@ if(TARGET PkgConfig::CMOCKA)
   target_compile_definitions(test_registry PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   add_dependencies(test_runner fake_child)
   set_tests_properties(unit_sandbox PROPERTIES SKIP_RETURN_CODE 77)
+  # Batch grading's parts, where the grader was built with them.
+  if(TARGET cl_batch)
+    foreach(t intake gradebook)
+      add_executable(test_${t} tests/unit/test_${t}.c)
+      target_link_libraries(test_${t} PRIVATE cl_batch PkgConfig::CMOCKA)
+      add_test(NAME unit_${t} COMMAND test_${t})
+      set_tests_properties(unit_${t} PROPERTIES LABELS unit TIMEOUT 120)
+    endforeach()
+  endif()
 else()
   message(WARNING "CMocka not found (install libcmocka-dev): unit tests are not built")
 endif()
@@ -104,3 +118,8 @@ add_test(NAME gpu_engines_agree
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/engines_agree.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(gpu_engines_agree PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600
                                                   RESOURCE_LOCK gpu)
+# Batch grading: 20 submissions graded, then killed in the middle and resumed (tests/gpu/batch.sh).
+add_test(NAME gpu_batch COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/batch.sh ${PROJECT_BINARY_DIR}
+                                   ${PROJECT_SOURCE_DIR})
+set_tests_properties(gpu_batch PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 1200
+                                          RESOURCE_LOCK gpu)

@@ -368,6 +368,26 @@ static void test_parse_kernel_needs_exactly_one_lab(void **state)
     assert_usage_error(PARSE("--kernel", "my.cu", "01", "dram-burst"), msg);
 }
 
+static void test_parse_submissions(void **state)
+{
+    (void)state;
+    parsed p = parse_ok(PARSE("--submissions", "class", "--output", "out", "--resume", "01"));
+    assert_int_equal(p.o.action, CLI_BATCH);
+    assert_string_equal(p.o.submissions, "class");
+    assert_string_equal(p.o.output, "out");
+    assert_int_equal(p.o.resume, 1);
+    assert_int_equal(p.o.nlabs, 1);
+    assert_usage_error(PARSE("--resume"), "--resume goes on with a --submissions batch");
+    assert_usage_error(PARSE("--submissions", "class", "--kernel", "my.cu", "01"),
+                       "--submissions grades the students' files: no --kernel or --solution");
+    assert_usage_error(PARSE("--submissions", "class", "--solution"),
+                       "--submissions grades the students' files: no --kernel or --solution");
+    assert_usage_error(PARSE("--submissions", "class", "--format", "json"),
+                       "--submissions writes a CSV gradebook and Markdown feedback: no --format");
+    assert_usage_error(PARSE("--submissions", "class", "--doctor"),
+                       "--submissions grades: it takes no other action");
+}
+
 static void test_parse_kernel_excludes_solution(void **state)
 {
     (void)state;
@@ -421,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_parse_bad_timeout),
         cmocka_unit_test(test_parse_kernel_needs_exactly_one_lab),
         cmocka_unit_test(test_parse_kernel_excludes_solution),
+        cmocka_unit_test(test_parse_submissions),
         cmocka_unit_test(test_parse_explore_needs_exactly_one_lab),
         cmocka_unit_test(test_parse_error_fits_small_buffer),
     };

@@ -1,0 +1,279 @@
+/* batch.c - see batch.h. */
+#define _GNU_SOURCE
+#include "batch.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gradebook.h"
+#include "intake.h"
+#include "outcome.h"
+#include "report.h"
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void bt_file_name(const char *name, char *buf, size_t size)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < size; ++i) {
+        char c = name[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '-' || c == '@' || (c == '.' && i > 0);
+        buf[i] = ok ? c : '_';
+    }
+    buf[i] = '\0';
+    if (!i && size > 1)
+        snprintf(buf, size, "_");
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static int make_dir(const char *path)
+{
+    return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static int write_text(const char *path, const char *text, size_t size, mode_t mode)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(text, 1, size, f) == size;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok)
+        chmod(path, mode);
+    return ok ? 0 : -1;
+}
+
+/* The place of a student's report of one lab, kept so that a resumed batch can still write the
+ * whole feedback file. */
+static void part_path(const bt_options *opt, const char *file, const char *lab, char *buf,
+                      size_t size)
+{
+    snprintf(buf, size, "%s/feedback/.parts/%s/%s.txt", opt->out, file, lab);
+}
+
+/* OUT/feedback/FILE.md from the reports of every lab of the student that has one. */
+static void write_feedback(const bt_options *opt, const in_student *st, const char *file)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/feedback/%s.md", opt->out, file);
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return;
+    fprintf(out, "# Feedback for %s\n\n", st->name);
+    for (size_t i = 0; i < opt->nlabs; ++i) {
+        char part[4400];
+        part_path(opt, file, opt->labs[i]->id, part, sizeof part);
+        FILE *in = fopen(part, "r");
+        if (!in)
+            continue;
+        fprintf(out, "## Lab %s %s: %s\n\n```text\n", opt->labs[i]->id, opt->labs[i]->slug,
+                opt->labs[i]->title);
+        char buf[8192];
+        size_t n, last = '\n';
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+            fwrite(buf, 1, n, out);
+            last = (unsigned char)buf[n - 1];
+        }
+        fclose(in);
+        fprintf(out, "%s```\n\n", last == '\n' ? "" : "\n");
+    }
+    fclose(out);
+}
+
+/* One lab of one student graded (or refused, or missing) into row, its report into report. */
+static void grade_one(const gr_config *cfg, const bt_options *opt, const in_student *st, size_t lab,
+                      unsigned serial, gb_row *row, char **report, oc_outcome *o)
+{
+    const lab_spec *spec = opt->labs[lab];
+    const in_kernel *k = &st->labs[lab];
+    static char reason[1024];
+    size_t size = 0;
+    FILE *text = open_memstream(report, &size);
+    memset(o, 0, sizeof *o);
+    row->max_score =
+        spec->points_correct + spec->points_load + spec->points_store + spec->points_speed;
+    row->speed = spec->points_speed > 0 ? 0 : -1;
+    row->engine = "none";
+    if (!k->text) {
+        row->verdict = k->problem[0] || st->problem[0] ? "REFUSED" : "MISSING";
+        if (k->problem[0])
+            snprintf(reason, sizeof reason, "%s", k->problem);
+        else if (st->problem[0])
+            snprintf(reason, sizeof reason, "%s", st->problem);
+        else
+            snprintf(reason, sizeof reason,
+                     "no kernel file for lab %s (labs/%s-%s/kernel.cu, %s-%s.cu or %s.cu)",
+                     spec->id, spec->id, spec->slug, spec->id, spec->slug, spec->id);
+        row->reason = reason;
+        if (text)
+            fprintf(text, "lab %s %s: %s, 0/%d\n  %s\n", spec->id, spec->slug, row->verdict,
+                    row->max_score, reason);
+    } else {
+        char dir[4200], kernel[4300], labdir[4300];
+        snprintf(dir, sizeof dir, "%s/s%05u", opt->workdir, serial);
+        snprintf(kernel, sizeof kernel, "%s/submitted.cu", dir);
+        snprintf(labdir, sizeof labdir, "%s/lab", dir);
+        gr_config c = *cfg;
+        c.kernel = kernel;
+        c.progress = NULL; /* one line a row instead */
+        c.cwd = NULL;
+        if (make_dir(dir) != 0 || write_text(kernel, k->text, k->size, 0600) != 0) {
+            row->verdict = "NOT GRADED";
+            snprintf(reason, sizeof reason, "the grader cannot write its work folder '%.900s'",
+                     dir);
+            row->reason = reason;
+        } else {
+            gr_grade_lab(&c, spec, labdir, o);
+            snprintf(o->kernel_path, sizeof o->kernel_path, "%s", k->origin); /* as handed in */
+            row->verdict = rp_verdict_word(o->verdict);
+            row->correctness = o->score_correct;
+            row->loads = o->score_load;
+            row->stores = o->score_store;
+            if (row->speed >= 0)
+                row->speed = o->score_speed;
+            row->score = o->score;
+            row->max_score = o->max_score;
+            row->engine = oc_engine_name(o->engine);
+            row->reason = o->reason;
+            if (text)
+                rp_text_lab(text, o);
+        }
+        if (!opt->keep)
+            nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    if (text)
+        fclose(text);
+}
+
+static void say_time(FILE *out, double s)
+{
+    if (s < 90)
+        fprintf(out, "%.0f s", s);
+    else if (s < 5400)
+        fprintf(out, "%.0f min", s / 60);
+    else
+        fprintf(out, "%.1f h", s / 3600);
+}
+
+int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
+{
+    char why[1024];
+    in_batch b;
+    if (in_scan(opt->submissions, opt->labs, opt->nlabs, &b, why, sizeof why) != 0) {
+        fprintf(stderr, "grade: %s\n", why);
+        return 2;
+    }
+    if (b.n == 0) {
+        fprintf(stderr,
+                "grade: no submissions in '%s': it needs one folder or archive (.zip, .tar, "
+                ".tar.gz, .tgz) per student\n",
+                opt->submissions);
+        in_free(&b);
+        return 2;
+    }
+    char path[4300];
+    snprintf(path, sizeof path, "%s/feedback/.parts", opt->out);
+    char feedback[4300];
+    snprintf(feedback, sizeof feedback, "%s/feedback", opt->out);
+    if (make_dir(opt->out) != 0 || make_dir(feedback) != 0 || make_dir(path) != 0) {
+        fprintf(stderr, "grade: cannot make the output folder '%s': %s\n", opt->out,
+                strerror(errno));
+        in_free(&b);
+        return 3;
+    }
+    snprintf(path, sizeof path, "%s/gradebook.csv", opt->out);
+    gb_done done;
+    FILE *book = gb_open(path, opt->resume, &done, why, sizeof why);
+    if (!book) {
+        fprintf(stderr, "grade: %s\n", why);
+        in_free(&b);
+        return 2;
+    }
+    size_t total = b.n * opt->nlabs, todo = 0, finished = 0, failed = 0;
+    for (size_t i = 0; i < b.n; ++i)
+        for (size_t l = 0; l < opt->nlabs; ++l)
+            todo += !gb_has(&done, b.students[i].name, opt->labs[l]->id);
+    if (progress)
+        fprintf(progress, "grade: %zu submissions x %zu labs: %zu rows to grade%s, into %s\n", b.n,
+                opt->nlabs, todo, todo < total ? " (the others were graded before)" : "", opt->out);
+    double start = now_s();
+    int status = 0;
+    unsigned serial = 0;
+    for (size_t i = 0; i < b.n && status < 2; ++i) {
+        const in_student *st = &b.students[i];
+        char file[256];
+        bt_file_name(st->name, file, sizeof file);
+        int wrote = 0;
+        for (size_t l = 0; l < opt->nlabs && status < 2; ++l) {
+            const lab_spec *spec = opt->labs[l];
+            if (gb_has(&done, st->name, spec->id))
+                continue;
+            double t = now_s();
+            gb_row row = {.student = st->name, .lab = spec->id};
+            char *report = NULL;
+            static oc_outcome o;
+            grade_one(cfg, opt, st, l, serial++, &row, &report, &o);
+            row.seconds = now_s() - t;
+            char part[4400], dir[4400];
+            snprintf(dir, sizeof dir, "%s/feedback/.parts/%s", opt->out, file);
+            part_path(opt, file, spec->id, part, sizeof part);
+            if (make_dir(dir) != 0 || !report ||
+                write_text(part, report, strlen(report), 0644) != 0 || gb_write(book, &row) != 0) {
+                fprintf(stderr, "grade: cannot write the gradebook or feedback in '%s'\n",
+                        opt->out);
+                status = 3;
+            }
+            free(report);
+            failed += strcmp(row.verdict, "PASS") != 0;
+            wrote = 1;
+            finished++;
+            if (progress) {
+                double spent = now_s() - start, each = spent / (double)finished;
+                fprintf(progress, "[%zu/%zu] %s, lab %s: %s %d/%d (%.1f s", finished, todo,
+                        st->name, spec->id, row.verdict, row.score, row.max_score, row.seconds);
+                if (finished < todo) {
+                    fprintf(progress, "; about ");
+                    say_time(progress, each * (double)(todo - finished));
+                    fprintf(progress, " left");
+                }
+                fprintf(progress, ")\n");
+                fflush(progress);
+            }
+            oc_free(&o);
+        }
+        if (wrote || !opt->resume)
+            write_feedback(opt, st, file);
+    }
+    fclose(book);
+    gb_done_free(&done);
+    in_free(&b);
+    if (progress && status < 2) {
+        double spent = now_s() - start;
+        fprintf(progress, "grade: %zu rows graded in ", finished);
+        say_time(progress, spent);
+        if (finished)
+            fprintf(progress, " (%.1f s a row)", spent / (double)finished);
+        fprintf(progress, "; %zu did not pass. Gradebook: %s/gradebook.csv; feedback: %s/\n",
+                failed, opt->out, feedback);
+    }
+    if (status)
+        return status;
+    return failed ? 1 : 0;
+}

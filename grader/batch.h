@@ -1,0 +1,46 @@
+/*
+ * batch.h - grading a folder of submissions (grade --submissions DIR): intake.c reads them,
+ * each student's labs are graded one after another with gr_grade_lab (every submission in
+ * children of its own, so a crash, hang or hostile file costs that submission only), and
+ * gradebook.c writes a row as each is done. Beside the gradebook, one Markdown feedback file
+ * per student holds the text report of each of its labs.
+ *
+ *     OUT/gradebook.csv          student, lab, verdict, points per part, score, engine, reason
+ *     OUT/feedback/STUDENT.md    the text report of every lab of STUDENT
+ */
+#ifndef CL_BATCH_H
+#define CL_BATCH_H
+
+#include <stdio.h>
+
+#include "grade.h"
+#include "lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct bt_options {
+    const char *submissions;     /* the folder of submissions */
+    const char *out;             /* where the gradebook and feedback go */
+    int resume;                  /* go on with the gradebook in out, grading what it lacks */
+    const lab_spec *const *labs; /* the labs to grade in each submission */
+    size_t nlabs;
+    const char *workdir; /* the session's work folder: each lab graded below it, then removed */
+    int keep;            /* keep each lab's work folder */
+} bt_options;
+
+/* Grades the batch; progress lines go to progress (NULL: none). Returns the grader's exit
+ * status: 0 every row passed, 1 some did not, 2 a usage problem (no such folder, a gradebook
+ * that exists without --resume), 3 an environment problem (cannot write the output). */
+int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress);
+
+/* The file name a student's feedback is written under: name with every character but letters,
+ * digits, '.', '_', '-' and '@' replaced by '_' (a leading '.' too). */
+void bt_file_name(const char *name, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,380 @@
+/*
+ * intake.c - see intake.h. Folders are walked with openat() and never through a link; archives
+ * are read with libarchive, entry by entry, and only the kernel files' bytes are kept.
+ */
+#define _GNU_SOURCE
+#include "intake.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wire.h"
+
+#define MAX_DEPTH 12
+
+/* Whether s[0..len) names spec: "NN" or "NN-slug". */
+static int names_lab(const char *s, size_t len, const lab_spec *spec)
+{
+    size_t id = strlen(spec->id), slug = strlen(spec->slug);
+    if (len == id && !strncmp(s, spec->id, id))
+        return 1;
+    return len == id + 1 + slug && !strncmp(s, spec->id, id) && s[id] == '-' &&
+           !strncmp(s + id + 1, spec->slug, slug);
+}
+
+static int names_any_lab(const char *s, size_t len)
+{
+    for (size_t i = 0; i < lab_count; ++i)
+        if (names_lab(s, len, lab_table[i]))
+            return 1;
+    return 0;
+}
+
+int in_lab_of(const char *path, const lab_spec *const *labs, size_t nlabs)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 3 && !strcmp(base + n - 3, ".cu") && strcmp(base, "kernel.cu")) {
+        for (size_t i = 0; i < nlabs; ++i)
+            if (names_lab(base, n - 3, labs[i]))
+                return (int)i;
+        return -1;
+    }
+    if (strcmp(base, "kernel.cu"))
+        return -1;
+    if (base > path) { /* labs/NN-slug/kernel.cu, NN-slug/kernel.cu */
+        const char *end = base - 1, *start = end;
+        while (start > path && start[-1] != '/')
+            --start;
+        for (size_t i = 0; i < nlabs; ++i)
+            if (names_lab(start, (size_t)(end - start), labs[i]))
+                return (int)i;
+        if (names_any_lab(start, (size_t)(end - start)))
+            return -1; /* another lab's, not graded now */
+    }
+    return nlabs == 1 ? 0 : -1;
+}
+
+/* Keeps text (owned) as the kernel of lab `lab`, or refuses it with problem. */
+static void take(in_student *st, int lab, const char *origin, char *text, size_t size,
+                 const char *problem)
+{
+    in_kernel *k = &st->labs[lab];
+    char shown[600]; /* origin, as it may be printed */
+    snprintf(shown, sizeof shown, "%s", origin);
+    wi_clean_text(shown);
+    origin = shown;
+    if (k->text || k->problem[0] || k->origin[0]) {
+        char first[600];
+        snprintf(first, sizeof first, "%s", k->origin);
+        free(k->text);
+        k->text = NULL;
+        free(text);
+        snprintf(k->problem, sizeof k->problem,
+                 "two files for one lab, %.180s and %.180s: keep one", first, origin);
+        return;
+    }
+    snprintf(k->origin, sizeof k->origin, "%s", origin);
+    if (!problem && text && memchr(text, '\0', size))
+        problem = "not a text file (it holds NUL bytes)";
+    if (problem) {
+        char what[400];
+        snprintf(what, sizeof what, "%.190s: %s", origin, problem);
+        memcpy(k->problem, what, sizeof k->problem);
+        free(text);
+        return;
+    }
+    k->text = text;
+    k->size = size;
+}
+
+static const char *too_large(void)
+{
+    static char text[64];
+    snprintf(text, sizeof text, "too large (a kernel file holds at most %zu KiB)",
+             IN_MAX_KERNEL_BYTES >> 10);
+    return text;
+}
+
+/* ---- a folder ---- */
+
+typedef struct walk {
+    in_student *st;
+    const lab_spec *const *labs;
+    size_t nlabs;
+    size_t entries;
+} walk;
+
+/* Reads the regular file name in folder fd, at most IN_MAX_KERNEL_BYTES. */
+static char *read_at(int fd, const char *name, size_t *size, const char **problem)
+{
+    *problem = NULL;
+    int f = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (f < 0 || fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *problem = f < 0 && errno == ELOOP ? "a link, never followed" : "not a regular file";
+        if (f >= 0)
+            close(f);
+        return NULL;
+    }
+    if ((size_t)st.st_size > IN_MAX_KERNEL_BYTES) {
+        *problem = too_large();
+        close(f);
+        return NULL;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    for (ssize_t r = 1; buf && got < (size_t)st.st_size && r > 0; got += r > 0 ? (size_t)r : 0)
+        r = read(f, buf + got, (size_t)st.st_size - got);
+    close(f);
+    if (!buf) {
+        *problem = "out of memory";
+        return NULL;
+    }
+    buf[got] = '\0';
+    *size = got;
+    return buf;
+}
+
+static void walk_dir(walk *w, int fd, const char *shown, const char *rel, int depth)
+{
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) && w->entries++ < IN_MAX_ENTRIES) {
+        if (e->d_name[0] == '.')
+            continue; /* ., .., and hidden folders such as .git */
+        char path[1200], origin[1500];
+        snprintf(path, sizeof path, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        snprintf(origin, sizeof origin, "%s/%s", shown, path);
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
+            int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                walk_dir(w, sub, shown, path, depth + 1);
+            continue;
+        }
+        int lab = in_lab_of(path, w->labs, w->nlabs);
+        if (lab < 0)
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            take(w->st, lab, origin, NULL, 0, "a link, never followed");
+            continue;
+        }
+        size_t size = 0;
+        const char *problem;
+        char *text = read_at(dirfd(d), e->d_name, &size, &problem);
+        take(w->st, lab, origin, text, size, problem);
+    }
+    if (w->entries > IN_MAX_ENTRIES && !w->st->problem[0])
+        snprintf(w->st->problem, sizeof w->st->problem,
+                 "more than %d files: only the first were looked at", IN_MAX_ENTRIES);
+    closedir(d);
+}
+
+/* ---- an archive ---- */
+
+static int is_archive(const char *name, size_t *stem)
+{
+    static const char *const ext[] = {".tar.gz", ".tgz", ".tar", ".zip"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; ++i) {
+        size_t e = strlen(ext[i]);
+        if (n > e && !strcmp(name + n - e, ext[i])) {
+            *stem = n - e;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether an archive's path stays inside it: not absolute, no ".." part. */
+static int stays_inside(const char *p)
+{
+    if (p[0] == '/')
+        return 0;
+    for (const char *s = p; *s;) {
+        size_t n = strcspn(s, "/");
+        if (n == 2 && s[0] == '.' && s[1] == '.')
+            return 0;
+        s += n + (s[n] == '/');
+    }
+    return 1;
+}
+
+/* Reads the current entry's data, at most cap bytes kept (NULL past it); every byte read is
+ * added to *total. */
+static char *read_entry(struct archive *a, size_t cap, size_t *size, size_t *total)
+{
+    char *buf = malloc(cap + 1), chunk[1 << 16];
+    size_t got = 0;
+    int over = 0;
+    for (la_ssize_t r; (r = archive_read_data(a, chunk, sizeof chunk)) > 0;) {
+        *total += (size_t)r;
+        if (*total > IN_MAX_ARCHIVE_BYTES)
+            break;
+        if (got + (size_t)r > cap)
+            over = 1;
+        else if (buf)
+            memcpy(buf + got, chunk, (size_t)r);
+        got += (size_t)r;
+    }
+    if (over || !buf) {
+        free(buf);
+        return NULL;
+    }
+    buf[got] = '\0';
+    *size = got;
+    return buf;
+}
+
+static void read_archive(in_student *st, const char *path, const char *shown,
+                         const lab_spec *const *labs, size_t nlabs)
+{
+    struct archive *a = archive_read_new();
+    archive_read_support_filter_all(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_format_tar(a);
+    archive_read_support_format_gnutar(a);
+    if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+        snprintf(st->problem, sizeof st->problem, "cannot read the archive %.200s: %.150s", shown,
+                 archive_error_string(a) ? archive_error_string(a) : "unknown format");
+        archive_read_free(a);
+        return;
+    }
+    struct archive_entry *e;
+    size_t entries = 0, total = 0;
+    int rc;
+    while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+        if (++entries > IN_MAX_ENTRIES || total > IN_MAX_ARCHIVE_BYTES) {
+            snprintf(
+                st->problem, sizeof st->problem,
+                "the archive holds more than %d files or %zu MiB: only the first were looked at",
+                IN_MAX_ENTRIES, IN_MAX_ARCHIVE_BYTES >> 20);
+            break;
+        }
+        const char *name = archive_entry_pathname(e);
+        if (!name)
+            continue;
+        char origin[1500];
+        snprintf(origin, sizeof origin, "%s:%s", shown, name);
+        int lab = in_lab_of(name, labs, nlabs);
+        if (lab < 0) {
+            size_t ignored;
+            free(read_entry(a, 0, &ignored, &total)); /* counted, not kept */
+            continue;
+        }
+        if (!stays_inside(name)) {
+            take(st, lab, origin, NULL, 0, "its path leaves the archive");
+        } else if (archive_entry_hardlink(e) || archive_entry_filetype(e) == AE_IFLNK) {
+            take(st, lab, origin, NULL, 0, "a link, never followed");
+        } else if (archive_entry_filetype(e) != AE_IFREG) {
+            take(st, lab, origin, NULL, 0, "not a regular file");
+        } else {
+            size_t size = 0;
+            char *text = read_entry(a, IN_MAX_KERNEL_BYTES, &size, &total);
+            take(st, lab, origin, text, size, text ? NULL : too_large());
+        }
+    }
+    if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !st->problem[0])
+        snprintf(st->problem, sizeof st->problem, "the archive %.200s is damaged: %.150s", shown,
+                 archive_error_string(a) ? archive_error_string(a) : "unreadable entry");
+    archive_read_free(a);
+}
+
+/* ---- the folder of submissions ---- */
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const in_student *)a)->name, ((const in_student *)b)->name);
+}
+
+int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch *out, char *why,
+            size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    if (nlabs > IN_MAX_LABS) {
+        snprintf(why, why_size, "at most %d labs at once", IN_MAX_LABS);
+        return -1;
+    }
+    int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = top >= 0 ? fdopendir(top) : NULL;
+    if (!d) {
+        snprintf(why, why_size, "cannot read the folder '%s': %s", dir, strerror(errno));
+        if (top >= 0)
+            close(top);
+        return -1;
+    }
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        struct stat st;
+        size_t stem = strlen(e->d_name);
+        if (e->d_name[0] == '.' || fstatat(top, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        int archive = S_ISREG(st.st_mode) && is_archive(e->d_name, &stem);
+        if (!S_ISDIR(st.st_mode) && !archive && !S_ISLNK(st.st_mode))
+            continue; /* a stray file: no submission */
+        if (out->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            in_student *more = realloc(out->students, cap * sizeof *more);
+            if (!more)
+                break;
+            out->students = more;
+        }
+        in_student *s = &out->students[out->n++];
+        memset(s, 0, sizeof *s);
+        snprintf(s->name, sizeof s->name, "%.*s", (int)(stem < 200 ? stem : 200), e->d_name);
+        wi_clean_text(s->name);
+        char path[4500];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (S_ISLNK(st.st_mode)) {
+            snprintf(s->problem, sizeof s->problem, "%.200s is a link, never followed", s->name);
+        } else if (archive) {
+            int f = openat(top, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            char shown[300];
+            snprintf(shown, sizeof shown, "%.250s", e->d_name);
+            wi_clean_text(shown);
+            if (f >= 0) {
+                char fdpath[64];
+                snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", f);
+                read_archive(s, fdpath, shown, labs, nlabs);
+                close(f);
+            }
+        } else {
+            walk w = {s, labs, nlabs, 0};
+            int sub = openat(top, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                walk_dir(&w, sub, s->name, "", 0);
+        }
+    }
+    closedir(d);
+    if (out->n)
+        qsort(out->students, out->n, sizeof *out->students, by_name);
+    return 0;
+}
+
+void in_free(in_batch *b)
+{
+    for (size_t i = 0; b && i < b->n; ++i)
+        for (int k = 0; k < IN_MAX_LABS; ++k)
+            free(b->students[i].labs[k].text);
+    if (b)
+        free(b->students);
+    if (b)
+        memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,157 @@
+/*
+ * test_gradebook.c - the batch's CSV gradebook: rows with commas, quotes and newlines read back
+ * as they were written; a resumed gradebook knows its rows and drops a row cut short by a kill;
+ * a gradebook is never overwritten without --resume, and a file that is none is refused.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "gradebook.h"
+
+static char dir[64], path[128];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/test-gradebook-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/gradebook.csv", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd);
+}
+
+static char *slurp(const char *p)
+{
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    static char text[8192];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' is not in \"%s\"", part, text);
+}
+
+static void test_rows_resume_and_a_row_cut_short(void **state)
+{
+    (void)state;
+    gb_done done;
+    char why[512];
+    FILE *f = gb_open(path, 0, &done, why, sizeof why);
+    assert_non_null(f);
+    gb_row a = {"alice", "01", "PASS", 40, 30, 30, -1, 100, 100, "trace", 3.25, "correct"};
+    gb_row b = {"bob, \"the\" builder",
+                "01",
+                "FAIL",
+                40,
+                0,
+                0,
+                -1,
+                40,
+                100,
+                "trace",
+                2.5,
+                "correct, but loads are not coalesced enough;\nline two"};
+    gb_row c = {
+        "bob, \"the\" builder", "04", "FAIL", 40, 30, 30, 0, 70, 100, "counters", 4.0, "too slow"};
+    assert_int_equal(gb_write(f, &a), 0);
+    assert_int_equal(gb_write(f, &b), 0);
+    assert_int_equal(gb_write(f, &c), 0);
+    fclose(f);
+    char *text = slurp(path);
+    assert_contains(text, "\"student\",\"lab\",\"verdict\",\"correctness\",\"loads\",\"stores\","
+                          "\"speed\",\"score\",\"max_score\",\"engine\",\"seconds\",\"reason\"\n");
+    assert_contains(text, "\"alice\",\"01\",\"PASS\",\"40\",\"30\",\"30\",\"\",\"100\"");
+    assert_contains(text, "\"bob, \"\"the\"\" builder\"");
+    assert_contains(text, "\"70\",\"100\",\"counters\",\"4.00\",\"too slow\"\n");
+
+    /* Without --resume, an existing gradebook is never overwritten. */
+    assert_null(gb_open(path, 0, &done, why, sizeof why));
+    assert_contains(why, "exists: add --resume");
+
+    /* A kill in the middle of a row: the row is dropped, the others kept. */
+    f = fopen(path, "a");
+    fputs("\"carol\",\"01\",\"PA", f);
+    fclose(f);
+    f = gb_open(path, 1, &done, why, sizeof why);
+    assert_non_null(f);
+    assert_int_equal(done.n, 3);
+    assert_true(gb_has(&done, "alice", "01"));
+    assert_true(gb_has(&done, "bob, \"the\" builder", "04"));
+    assert_false(gb_has(&done, "carol", "01"));
+    assert_false(gb_has(&done, "alice", "04"));
+    assert_false(gb_has(&done, "alic", "01"));
+    gb_row d = {"carol", "01", "PASS", 40, 30, 30, -1, 100, 100, "trace", 1.0, "correct"};
+    assert_int_equal(gb_write(f, &d), 0);
+    fclose(f);
+    gb_done_free(&done);
+    text = slurp(path);
+    assert_null(strstr(text, "\"PA\""));
+    assert_contains(text, "\"too slow\"\n\"carol\",\"01\",\"PASS\"");
+    f = gb_open(path, 1, &done, why, sizeof why);
+    assert_non_null(f);
+    assert_int_equal(done.n, 4);
+    fclose(f);
+    gb_done_free(&done);
+}
+
+static void test_what_is_no_gradebook(void **state)
+{
+    (void)state;
+    gb_done done;
+    char why[512], other[160];
+    assert_null(gb_open("/nonexistent/gradebook.csv", 1, &done, why, sizeof why));
+    assert_contains(why, "nothing to resume");
+    snprintf(other, sizeof other, "%s/other.csv", dir);
+    FILE *f = fopen(other, "w");
+    fputs("name,mark\nalice,10\n", f);
+    fclose(f);
+    assert_null(gb_open(other, 1, &done, why, sizeof why));
+    assert_contains(why, "is not a gradebook");
+}
+
+static void test_file_names(void **state)
+{
+    (void)state;
+    char buf[64];
+    bt_file_name("alice", buf, sizeof buf);
+    assert_string_equal(buf, "alice");
+    bt_file_name("../etc/passwd", buf, sizeof buf);
+    assert_string_equal(buf, "_._etc_passwd");
+    bt_file_name("ann marie@uni.edu", buf, sizeof buf);
+    assert_string_equal(buf, "ann_marie@uni.edu");
+    bt_file_name("", buf, sizeof buf);
+    assert_string_equal(buf, "_");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rows_resume_and_a_row_cut_short),
+        cmocka_unit_test(test_what_is_no_gradebook),
+        cmocka_unit_test(test_file_names),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

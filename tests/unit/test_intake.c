@@ -1,0 +1,254 @@
+/*
+ * test_intake.c - in_scan() on a folder of submissions made here: folders (a student-edition
+ * tree, flat files), archives written with libarchive (zip, tar.gz), and what must be refused
+ * (links, paths that leave an archive, oversized and binary files, two files for one lab).
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "intake.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text, size_t size)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); ++p) {
+        *p = '\0';
+        mkdir(path, 0700);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, size, f), size);
+    fclose(f);
+}
+
+static void put_text(const char *rel, const char *text)
+{
+    put(rel, text, strlen(text));
+}
+
+/* One archive entry: a file (text) or, with link set, a symbolic link to it. */
+typedef struct entry {
+    const char *path, *text, *link;
+    size_t size; /* 0: strlen(text) */
+} entry;
+
+static void put_archive(const char *rel, int zip, const entry *e, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    struct archive *a = archive_write_new();
+    if (zip) {
+        archive_write_set_format_zip(a);
+    } else {
+        archive_write_set_format_pax_restricted(a);
+        archive_write_add_filter_gzip(a);
+    }
+    assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
+    for (size_t i = 0; i < n; ++i) {
+        struct archive_entry *ae = archive_entry_new();
+        archive_entry_set_pathname(ae, e[i].path);
+        size_t size = e[i].link ? 0 : e[i].size ? e[i].size : strlen(e[i].text);
+        archive_entry_set_filetype(ae, e[i].link ? AE_IFLNK : AE_IFREG);
+        if (e[i].link)
+            archive_entry_set_symlink(ae, e[i].link);
+        archive_entry_set_perm(ae, 0644);
+        archive_entry_set_size(ae, (la_int64_t)size);
+        assert_int_equal(archive_write_header(a, ae), ARCHIVE_OK);
+        if (size)
+            assert_int_equal(archive_write_data(a, e[i].text, size), (la_ssize_t)size);
+        archive_entry_free(ae);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+}
+
+static const lab_spec *labs2[2];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/test-intake-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    labs2[0] = lab_find("01");
+    labs2[1] = lab_find("02");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd);
+}
+
+static const in_student *student(const in_batch *b, const char *name)
+{
+    for (size_t i = 0; i < b->n; ++i)
+        if (!strcmp(b->students[i].name, name))
+            return &b->students[i];
+    fail_msg("no student '%s'", name);
+    return &b->students[0];
+}
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' is not in \"%s\"", part, text);
+}
+
+static void test_lab_of_names(void **state)
+{
+    (void)state;
+    const lab_spec *one[1] = {lab_find("03")};
+    assert_int_equal(in_lab_of("labs/01-dram-burst/kernel.cu", labs2, 2), 0);
+    assert_int_equal(in_lab_of("x/y/02-stride/kernel.cu", labs2, 2), 1);
+    assert_int_equal(in_lab_of("01-dram-burst.cu", labs2, 2), 0);
+    assert_int_equal(in_lab_of("sub/02.cu", labs2, 2), 1);
+    assert_int_equal(in_lab_of("03.cu", labs2, 2), -1);        /* not graded now */
+    assert_int_equal(in_lab_of("01-stride.cu", labs2, 2), -1); /* number and slug disagree */
+    assert_int_equal(in_lab_of("kernel.cu", labs2, 2), -1);    /* which lab? */
+    assert_int_equal(in_lab_of("kernel.cu", one, 1), 0);       /* the one graded */
+    assert_int_equal(in_lab_of("labs/01-dram-burst/kernel.cu", one, 1), -1); /* lab 01's */
+    assert_int_equal(in_lab_of("notes.txt", labs2, 2), -1);
+    assert_int_equal(in_lab_of("lab01_explore.cu", labs2, 2), -1);
+}
+
+static void test_folders_archives_and_refusals(void **state)
+{
+    (void)state;
+    /* alice: a student-edition tree, other files beside it */
+    put_text("alice/labs/01-dram-burst/kernel.cu", "// alice 01\n");
+    put_text("alice/labs/02-stride/kernel.cu", "// alice 02\n");
+    put_text("alice/handouts/01-dram-burst.md", "# not a kernel\n");
+    put_text("alice/.git/01.cu", "// hidden: not looked at\n");
+    /* bob: flat files; lab 02 missing */
+    put_text("bob/01.cu", "// bob 01\n");
+    put_text("bob/notes.txt", "nothing\n");
+    /* carol: a zip holding a folder of her own */
+    entry carol[] = {{"carol/labs/01-dram-burst/kernel.cu", "// carol 01\n", NULL, 0},
+                     {"carol/02-stride.cu", "// carol 02\n", NULL, 0}};
+    put_archive("carol.zip", 1, carol, 2);
+    /* dave: a link, and a binary file */
+    put_text("target.txt", "outside\n");
+    put_text("dave/placeholder", "x");
+    char link[512], target[512];
+    snprintf(link, sizeof link, "%s/dave/01-dram-burst.cu", root);
+    snprintf(target, sizeof target, "%s/target.txt", root);
+    assert_int_equal(symlink(target, link), 0);
+    put("dave/02.cu", "ab\0cd", 5);
+    /* eve: two files for lab 01 */
+    put_text("eve/01.cu", "// one\n");
+    put_text("eve/labs/01-dram-burst/kernel.cu", "// two\n");
+    /* frank: a tar.gz with a path out of it, a link and an oversized kernel */
+    static char big[(1 << 20) + 10];
+    memset(big, 'x', sizeof big);
+    entry frank[] = {{"../01-dram-burst.cu", "// escapes\n", NULL, 0},
+                     {"02.cu", NULL, "/etc/passwd", 0},
+                     {"readme", "fine\n", NULL, 0}};
+    put_archive("frank.tar.gz", 0, frank, 3);
+    entry grace[] = {{"01.cu", big, NULL, sizeof big}};
+    put_archive("grace.tgz", 0, grace, 1);
+    /* a damaged archive, a link as a whole submission, a stray file */
+    put_text("heidi.zip", "this is no zip");
+    snprintf(link, sizeof link, "%s/mallory", root);
+    assert_int_equal(symlink("/etc", link), 0);
+    put_text("README.txt", "not a submission\n");
+
+    in_batch b;
+    char why[256];
+    assert_int_equal(in_scan(root, labs2, 2, &b, why, sizeof why), 0);
+    /* alice bob carol dave eve frank grace heidi mallory; target.txt and README.txt are none */
+    assert_int_equal(b.n, 9);
+    assert_string_equal(b.students[0].name, "alice");
+
+    const in_student *s = student(&b, "alice");
+    assert_string_equal(s->labs[0].text, "// alice 01\n");
+    assert_string_equal(s->labs[1].text, "// alice 02\n");
+    assert_string_equal(s->labs[0].origin, "alice/labs/01-dram-burst/kernel.cu");
+
+    s = student(&b, "bob");
+    assert_string_equal(s->labs[0].text, "// bob 01\n");
+    assert_null(s->labs[1].text);
+    assert_string_equal(s->labs[1].problem, "");
+
+    s = student(&b, "carol");
+    assert_string_equal(s->labs[0].text, "// carol 01\n");
+    assert_string_equal(s->labs[1].text, "// carol 02\n");
+    assert_string_equal(s->labs[1].origin, "carol.zip:carol/02-stride.cu");
+
+    s = student(&b, "dave");
+    assert_null(s->labs[0].text);
+    assert_contains(s->labs[0].problem, "a link, never followed");
+    assert_null(s->labs[1].text);
+    assert_contains(s->labs[1].problem, "not a text file");
+
+    s = student(&b, "eve");
+    assert_null(s->labs[0].text);
+    assert_contains(s->labs[0].problem, "two files for one lab");
+
+    s = student(&b, "frank");
+    assert_null(s->labs[0].text);
+    assert_contains(s->labs[0].problem, "its path leaves the archive");
+    assert_null(s->labs[1].text);
+    assert_contains(s->labs[1].problem, "a link, never followed");
+
+    s = student(&b, "grace");
+    assert_null(s->labs[0].text);
+    assert_contains(s->labs[0].problem, "too large");
+
+    s = student(&b, "heidi");
+    assert_contains(s->problem, "cannot read the archive heidi.zip");
+
+    s = student(&b, "mallory");
+    assert_contains(s->problem, "a link, never followed");
+    in_free(&b);
+}
+
+static void test_kernel_alone_for_one_lab(void **state)
+{
+    (void)state;
+    char sub[64];
+    snprintf(sub, sizeof sub, "%.50s/one", root);
+    mkdir(sub, 0700);
+    char saved[64];
+    snprintf(saved, sizeof saved, "%s", root);
+    snprintf(root, sizeof root, "%s", sub);
+    put_text("ivan/kernel.cu", "// ivan\n");
+    snprintf(root, sizeof root, "%s", saved);
+    const lab_spec *one[1] = {lab_find("01")};
+    in_batch b;
+    char why[256];
+    assert_int_equal(in_scan(sub, one, 1, &b, why, sizeof why), 0);
+    assert_int_equal(b.n, 1);
+    assert_string_equal(b.students[0].labs[0].text, "// ivan\n");
+    in_free(&b);
+    assert_int_equal(in_scan("/nonexistent-folder", one, 1, &b, why, sizeof why), -1);
+    assert_contains(why, "cannot read the folder '/nonexistent-folder'");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lab_of_names),
+        cmocka_unit_test(test_folders_archives_and_refusals),
+        cmocka_unit_test(test_kernel_alone_for_one_lab),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
