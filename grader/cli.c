@@ -17,7 +17,7 @@ typedef enum opt_kind {
     OPT_STRING,  /* a const char * taken as it is */
     OPT_SEED,    /* a non-negative integer; also sets seed_given */
     OPT_SECONDS, /* a number of seconds in (0, 86400] */
-    OPT_FORMAT,  /* text, json, gradescope, junit */
+    OPT_FORMAT,  /* text, json, gradescope, junit, classroom */
     OPT_SIZE,    /* bytes per lane: 1, 2, 4, 8, 16 */
     OPT_BYTES,   /* a signed number of bytes; --stride also notes it was given */
     OPT_MASK     /* a lane mask with at least one lane */
@@ -46,7 +46,8 @@ static const cli_option options[] = {
      "grade the reference solutions (instructor checkouts)", GROUP_GRADE},
     {"--format", NULL, OPT_FORMAT, AT(format), 0, "FORMAT",
      "report format: text (default), json (with a run manifest),\n"
-     "gradescope (results.json), junit (XML for CI)",
+     "gradescope (results.json), junit (XML for CI),\n"
+     "classroom (GitHub Classroom's runner result)",
      GROUP_GRADE},
     {"--output", NULL, OPT_STRING, AT(output), 0, "FILE",
      "write the report to FILE instead of standard output", GROUP_GRADE},
@@ -211,13 +212,14 @@ static int set_value(const cli_option *op, const char *v, cli_options *o, char *
         return 0;
     }
     case OPT_FORMAT: {
-        static const char *const names[] = {"text", "json", "gradescope", "junit"};
-        for (int f = 0; f < 4; ++f)
+        static const char *const names[] = {"text", "json", "gradescope", "junit", "classroom"};
+        for (int f = 0; f < 5; ++f)
             if (!strcmp(v, names[f])) {
                 *(cli_format *)field = (cli_format)f;
                 return 0;
             }
-        return usage_error(err, size, "unknown format '%s' (text, json, gradescope or junit)", v);
+        return usage_error(err, size,
+                           "unknown format '%s' (text, json, gradescope, junit or classroom)", v);
     }
     case OPT_SIZE:
         if (parse_number(v, &x, err, size))

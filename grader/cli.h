@@ -24,7 +24,7 @@ typedef enum cli_action {
     CLI_BATCH /* --submissions DIR */
 } cli_action;
 
-typedef enum cli_format { CLI_TEXT, CLI_JSON, CLI_GRADESCOPE, CLI_JUNIT } cli_format;
+typedef enum cli_format { CLI_TEXT, CLI_JSON, CLI_GRADESCOPE, CLI_JUNIT, CLI_CLASSROOM } cli_format;
 
 typedef struct cli_options {
     cli_action action;

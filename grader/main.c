@@ -319,6 +319,8 @@ static void report(const session *s, FILE *out, const di_info *dev, const oc_out
     char *text = NULL;
     if (opt->format == CLI_GRADESCOPE) {
         text = rp_gradescope(outcomes, n);
+    } else if (opt->format == CLI_CLASSROOM) {
+        text = rp_classroom(outcomes, n);
     } else if (opt->format == CLI_JSON) {
         char nv[32];
         dr_nvcc_version(s->cfg.nvcc, nv, sizeof nv);

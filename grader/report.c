@@ -554,6 +554,53 @@ char *rp_gradescope(const oc_outcome *outcomes, size_t n)
     return json;
 }
 
+/* One test of a GitHub Classroom runner result: a part of a lab, all its points or none. */
+static void classroom_test(cJSON *tests, const oc_outcome *o, const char *part, int score, int max,
+                           const char *message)
+{
+    char name[128];
+    snprintf(name, sizeof name, "lab %s %s: %s", o->spec->id, o->spec->slug, part);
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "name", name);
+    cJSON_AddStringToObject(t, "status", score == max ? "pass" : "fail");
+    cJSON_AddNumberToObject(t, "score", score);
+    cJSON_AddStringToObject(t, "message", message);
+    cJSON_AddStringToObject(t, "test_code", "");
+    cJSON_AddStringToObject(t, "filename", o->kernel_path);
+    cJSON_AddNumberToObject(t, "line_no", o->blamed ? (double)o->blamed->line : 0);
+    cJSON_AddNumberToObject(t, "duration", (double)(long)(1000 * o->total_s));
+    cJSON_AddItemToArray(tests, t);
+}
+
+char *rp_classroom(const oc_outcome *outcomes, size_t n)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "version", 1);
+    cJSON *status = cJSON_AddStringToObject(root, "status", "pass");
+    cJSON *max = cJSON_AddNumberToObject(root, "max_score", 0);
+    cJSON *tests = cJSON_AddArrayToObject(root, "tests");
+    int max_score = 0, failed = 0, errors = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const oc_outcome *o = &outcomes[i];
+        const lab_spec *s = o->spec;
+        char *text = lab_text(o);
+        classroom_test(tests, o, "correctness", o->score_correct, s->points_correct, text);
+        classroom_test(tests, o, "load coalescing", o->score_load, s->points_load, o->reason);
+        classroom_test(tests, o, "store coalescing", o->score_store, s->points_store, o->reason);
+        if (s->points_speed > 0)
+            classroom_test(tests, o, "speed", o->score_speed, s->points_speed, o->reason);
+        max_score += s->points_correct + s->points_load + s->points_store + s->points_speed;
+        failed += o->verdict == OC_FAIL;
+        errors += o->verdict == OC_NOT_GRADED;
+        free(text);
+    }
+    cJSON_SetNumberValue(max, max_score);
+    cJSON_SetValuestring(status, errors ? "error" : failed ? "fail" : "pass");
+    char *json = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    return json;
+}
+
 /* XML text: & < > " escaped, other control characters (but \n and \t) dropped. */
 static void xml_text(FILE *out, const char *s)
 {

@@ -46,6 +46,13 @@ char *rp_json(const rp_manifest *m, const oc_outcome *outcomes, size_t n);
  * allocation failure). */
 char *rp_gradescope(const oc_outcome *outcomes, size_t n);
 
+/* GitHub Classroom's runner result (version 1, as its graders emit and its reporter reads): one
+ * test a part of each lab, its points all or none, so that the reporter's sum of scores is the
+ * grade's total; status pass, fail, or error where a lab could not be graded. The workflow
+ * base64-encodes it into the step's `result` output (tools/classroom/classroom.yml).
+ * malloc'ed. */
+char *rp_classroom(const oc_outcome *outcomes, size_t n);
+
 /* The run as JUnit XML: one test case per lab, a failure (with the reason) when it failed,
  * skipped when it was not graded, the text report as system-out. */
 void rp_junit(FILE *out, const oc_outcome *outcomes, size_t n);

@@ -56,6 +56,10 @@ add_test(NAME unit_submissions
 set_tests_properties(unit_grade_cli unit_student_regions unit_student_makefile unit_submissions
                      PROPERTIES LABELS unit TIMEOUT 300)
 set_tests_properties(unit_student_regions unit_submissions PROPERTIES SKIP_RETURN_CODE 77)
+# The Classroom workflow template obeys the reporter's unwritten rules.
+add_test(NAME unit_classroom_yml
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/classroom_yml.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(unit_classroom_yml PROPERTIES LABELS unit TIMEOUT 60)
 # The student edition must hold no solution and still build with the student's Makefile.
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}

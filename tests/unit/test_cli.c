@@ -235,6 +235,7 @@ static void test_parse_format(void **state)
     (void)state;
     assert_int_equal(parse_ok(PARSE("--format", "json")).o.format, CLI_JSON);
     assert_int_equal(parse_ok(PARSE("--format", "text")).o.format, CLI_TEXT);
+    assert_int_equal(parse_ok(PARSE("--format", "classroom")).o.format, CLI_CLASSROOM);
     /* The last one wins. */
     assert_int_equal(parse_ok(PARSE("--format", "json", "--format", "text")).o.format, CLI_TEXT);
 }
@@ -329,11 +330,11 @@ static void test_parse_bad_format(void **state)
 {
     (void)state;
     assert_usage_error(PARSE("--format", "xml"),
-                       "unknown format 'xml' (text, json, gradescope or junit)");
+                       "unknown format 'xml' (text, json, gradescope, junit or classroom)");
     assert_usage_error(PARSE("--format", "JSON"),
-                       "unknown format 'JSON' (text, json, gradescope or junit)");
+                       "unknown format 'JSON' (text, json, gradescope, junit or classroom)");
     assert_usage_error(PARSE("--format", ""),
-                       "unknown format '' (text, json, gradescope or junit)");
+                       "unknown format '' (text, json, gradescope, junit or classroom)");
 }
 
 static void test_parse_bad_seed(void **state)

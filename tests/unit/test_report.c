@@ -538,9 +538,13 @@ static oc_outcome slow_lab04_outcome(void)
     o.sol_bytes_per_s = 4e12;
     o.student_bytes_per_s = 1e10;
     o.verdict = OC_FAIL;
-    o.score = 70;
+    o.score_correct = o.spec->points_correct; /* lab 04's parts: all but the speed */
+    o.score_load = o.spec->points_load;
+    o.score_store = o.spec->points_store;
     o.score_speed = 0;
+    o.score = o.score_correct + o.score_load + o.score_store;
     o.max_score = 100;
+    assert_int_equal(o.score, 70);
     strcpy(o.reason, "correct and coalesced, but only 1.05x as fast");
     return o;
 }
@@ -588,6 +592,53 @@ static void test_json_and_gradescope_speed_part(void **state)
     cJSON_Delete(root);
 }
 
+/* What GitHub Classroom's reporter reads of a runner result: version 1, a status, max_score,
+ * and tests each with name, status, score, message, test_code, filename, line_no, duration; it
+ * adds up the scores over the tests and the max_score over the runners ("Points X/Y"). */
+static void check_classroom(const oc_outcome *o, size_t n, const char *status)
+{
+    char *text = rp_classroom(o, n);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    assert_int_equal(cJSON_GetObjectItem(root, "version")->valueint, 1);
+    assert_string_equal(cJSON_GetObjectItem(root, "status")->valuestring, status);
+    int score = 0, max = 0, want = 0, parts = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const lab_spec *sp = o[i].spec;
+        want += o[i].score;
+        max += sp->points_correct + sp->points_load + sp->points_store + sp->points_speed;
+        parts += 3 + (sp->points_speed > 0);
+    }
+    assert_int_equal(cJSON_GetObjectItem(root, "max_score")->valueint, max);
+    cJSON *tests = cJSON_GetObjectItem(root, "tests"), *t;
+    assert_int_equal(cJSON_GetArraySize(tests), parts);
+    static const char *const strings[] = {"name", "status", "message", "test_code", "filename"};
+    cJSON_ArrayForEach(t, tests)
+    {
+        for (size_t k = 0; k < sizeof strings / sizeof strings[0]; ++k)
+            assert_true(cJSON_IsString(cJSON_GetObjectItem(t, strings[k])));
+        assert_true(cJSON_IsNumber(cJSON_GetObjectItem(t, "line_no")));
+        assert_true(cJSON_IsNumber(cJSON_GetObjectItem(t, "duration")));
+        const char *st = cJSON_GetObjectItem(t, "status")->valuestring;
+        assert_true(!strcmp(st, "pass") || !strcmp(st, "fail"));
+        score += cJSON_GetObjectItem(t, "score")->valueint;
+    }
+    assert_int_equal(score, want); /* the reporter's points are the grade's */
+    cJSON_Delete(root);
+}
+
+static void test_classroom_runner_result(void **state)
+{
+    (void)state;
+    oc_outcome o[3] = {passed_outcome(), strided_outcome(), not_graded_outcome()};
+    check_classroom(o, 1, "pass");
+    check_classroom(o, 2, "fail");
+    check_classroom(o, 3, "error");
+    oc_outcome slow = slow_lab04_outcome();
+    check_classroom(&slow, 1, "fail");
+}
+
 static void test_junit_cases_failures_and_escaping(void **state)
 {
     (void)state;
@@ -631,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_text_wraps_long_lines),
         cmocka_unit_test(test_text_speed_gate_and_trace_size),
         cmocka_unit_test(test_json_and_gradescope_speed_part),
+        cmocka_unit_test(test_classroom_runner_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
