@@ -517,6 +517,25 @@ static char *lab_text(const oc_outcome *o)
     return buf ? buf : calloc(1, 1);
 }
 
+/* The graded parts of a lab, each with its points, its maximum and what to tell about it (the
+ * correctness part: the whole text report). Returns how many; parts[0].message is owned. */
+typedef struct part {
+    const char *name;
+    int score, max;
+    const char *message;
+} part;
+
+static int lab_parts(const oc_outcome *o, part parts[4], char **text)
+{
+    const lab_spec *s = o->spec;
+    *text = lab_text(o);
+    parts[0] = (part){"correctness", o->score_correct, s->points_correct, *text};
+    parts[1] = (part){"load coalescing", o->score_load, s->points_load, o->reason};
+    parts[2] = (part){"store coalescing", o->score_store, s->points_store, o->reason};
+    parts[3] = (part){"speed", o->score_speed, s->points_speed, o->reason};
+    return s->points_speed > 0 ? 4 : 3;
+}
+
 static void gradescope_test(cJSON *tests, const oc_outcome *o, const char *part, int score, int max,
                             const char *output)
 {
@@ -537,15 +556,13 @@ char *rp_gradescope(const oc_outcome *outcomes, size_t n)
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");
     double score = 0;
     for (size_t i = 0; i < n; ++i) {
-        const oc_outcome *o = &outcomes[i];
-        const lab_spec *s = o->spec;
-        char *text = lab_text(o);
-        gradescope_test(tests, o, "correctness", o->score_correct, s->points_correct, text);
-        gradescope_test(tests, o, "load coalescing", o->score_load, s->points_load, o->reason);
-        gradescope_test(tests, o, "store coalescing", o->score_store, s->points_store, o->reason);
-        if (s->points_speed > 0)
-            gradescope_test(tests, o, "speed", o->score_speed, s->points_speed, o->reason);
-        score += o->score;
+        part parts[4];
+        char *text;
+        int nparts = lab_parts(&outcomes[i], parts, &text);
+        for (int k = 0; k < nparts; ++k)
+            gradescope_test(tests, &outcomes[i], parts[k].name, parts[k].score, parts[k].max,
+                            parts[k].message);
+        score += outcomes[i].score;
         free(text);
     }
     cJSON_AddNumberToObject(root, "score", score);
@@ -582,14 +599,13 @@ char *rp_classroom(const oc_outcome *outcomes, size_t n)
     int max_score = 0, failed = 0, errors = 0;
     for (size_t i = 0; i < n; ++i) {
         const oc_outcome *o = &outcomes[i];
-        const lab_spec *s = o->spec;
-        char *text = lab_text(o);
-        classroom_test(tests, o, "correctness", o->score_correct, s->points_correct, text);
-        classroom_test(tests, o, "load coalescing", o->score_load, s->points_load, o->reason);
-        classroom_test(tests, o, "store coalescing", o->score_store, s->points_store, o->reason);
-        if (s->points_speed > 0)
-            classroom_test(tests, o, "speed", o->score_speed, s->points_speed, o->reason);
-        max_score += s->points_correct + s->points_load + s->points_store + s->points_speed;
+        part parts[4];
+        char *text;
+        int nparts = lab_parts(o, parts, &text);
+        for (int k = 0; k < nparts; ++k) {
+            classroom_test(tests, o, parts[k].name, parts[k].score, parts[k].max, parts[k].message);
+            max_score += parts[k].max;
+        }
         failed += o->verdict == OC_FAIL;
         errors += o->verdict == OC_NOT_GRADED;
         free(text);
