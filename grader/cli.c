@@ -59,6 +59,12 @@ static const cli_option options[] = {
     {"--resume", NULL, OPT_SET, AT(resume), 1, NULL,
      "with --submissions: go on with OUT/gradebook.csv, grading\nonly what it has no row for",
      GROUP_GRADE},
+    {"--course", NULL, OPT_STRING, AT(course), 0, "FILE",
+     "grade the course's labs with its points, thresholds, visibility\n"
+     "and time limit (a YAML file; see grader/course.h)",
+     GROUP_GRADE},
+    {"--print", NULL, OPT_SET, AT(print), 1, NULL,
+     "with --course: show the effective settings of each lab and exit", GROUP_GRADE},
     {"--seed", NULL, OPT_SEED, AT(seed), 0, "N",
      "seed of the random inputs (default: a new one each run)", GROUP_GRADE},
     {"--timeout", NULL, OPT_SECONDS, AT(timeout_s), 0, "SECONDS",
@@ -257,6 +263,8 @@ static int check_combinations(const cli_options *o, char *err, size_t err_size)
                            "--kernel grades one lab: name it, e.g. 'grade --kernel my.cu 01'");
     if (o->kernel && o->solution)
         return usage_error(err, err_size, "%s", "--kernel and --solution exclude each other");
+    if (o->print && !o->course)
+        return usage_error(err, err_size, "%s", "--print shows a --course file's settings");
     if (o->resume && !o->submissions)
         return usage_error(err, err_size, "%s", "--resume goes on with a --submissions batch");
     if (o->submissions && o->action != CLI_GRADE && o->action != CLI_BATCH)

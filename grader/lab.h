@@ -71,6 +71,16 @@ typedef struct lab_spec {
     double load_share;
     /* Show shared-memory bank conflicts (from the counters, when they can be read); not graded. */
     int report_bank_conflicts;
+    /* What the stub and the reference solution measured (efficiencies as graded; speed-ups
+     * over the baseline where there is a speed gate): a course's thresholds must lie above the
+     * stub's, where it falls short, and at most at the solution's (course.h). */
+    struct {
+        double stub_load, stub_store, solution_load, solution_store;
+        double stub_speedup, solution_speedup;
+    } measured;
+    /* Gradescope's visibility of each graded part (correctness, loads, stores, speed), as a
+     * course file sets it; NULL: the default (visible). */
+    const char *visibility[4];
 } lab_spec;
 
 extern const lab_spec *const lab_table[];

@@ -23,6 +23,7 @@
 
 #ifdef CL_HAVE_BATCH
 #include "batch.h"
+#include "course.h"
 #endif
 #include "cli.h"
 #include "doctor.h"
@@ -185,17 +186,66 @@ static void no_gpu(const char *why)
 }
 
 /* The labs named on the command line, in order, or every lab. */
+#ifdef CL_HAVE_BATCH
+static co_course course; /* --course: the course's copies of the lab specs */
+#endif
+
+/* A lab's spec as this run grades it: the course's copy where a course file is given. */
+static const lab_spec *as_graded(const session *s, const lab_spec *spec)
+{
+#ifdef CL_HAVE_BATCH
+    if (s->opt->course) {
+        for (size_t i = 0; i < course.nlabs; ++i)
+            if (!strcmp(course.labs[i].id, spec->id))
+                return &course.labs[i];
+        fprintf(stderr,
+                "grade: lab %s is not one of the course's (see 'grade --course %s --print')\n",
+                spec->id, s->opt->course);
+        exit(CL_EXIT_USAGE);
+    }
+#endif
+    (void)s;
+    return spec;
+}
+
 static void select_labs(session *s)
 {
     const cli_options *opt = s->opt;
     s->labs = calloc(opt->nlabs ? opt->nlabs : lab_count, sizeof *s->labs);
     if (!s->labs)
         die(CL_EXIT_ENV, "%s", "out of memory");
-    for (size_t i = 0; i < opt->nlabs; ++i)
-        if (!(s->labs[s->nlabs++] = lab_find(opt->labs[i])))
+    for (size_t i = 0; i < opt->nlabs; ++i) {
+        const lab_spec *spec = lab_find(opt->labs[i]);
+        if (!spec)
             die(CL_EXIT_USAGE, "unknown lab '%s' (see 'grade --list')", opt->labs[i]);
-    for (size_t i = 0; !opt->nlabs && i < lab_count; ++i)
+        s->labs[s->nlabs++] = as_graded(s, spec);
+    }
+#ifdef CL_HAVE_BATCH
+    for (size_t i = 0; !opt->nlabs && opt->course && i < course.nlabs; ++i)
+        s->labs[s->nlabs++] = &course.labs[i];
+#endif
+    for (size_t i = 0; !opt->nlabs && !opt->course && i < lab_count; ++i)
         s->labs[s->nlabs++] = lab_table[i];
+}
+
+/* --course FILE: read before anything else runs (and, with --print, shown). */
+static void load_course(const cli_options *opt)
+{
+    if (!opt->course)
+        return;
+#ifdef CL_HAVE_BATCH
+    char why[1024];
+    if (co_load(opt->course, &course, why, sizeof why) != 0)
+        die(CL_EXIT_USAGE, "%s", why);
+    if (opt->print) {
+        co_print(stdout, &course);
+        exit(CL_EXIT_OK);
+    }
+#else
+    die(CL_EXIT_ENV, "%s",
+        "this grader was built without course files: install libyaml-dev, then rebuild with "
+        "CMake");
+#endif
 }
 
 /* The configuration every grade, explore and doctor run shares. */
@@ -227,6 +277,10 @@ static void make_config(session *s)
                          .counters_timeout_s = 180,
                          .cwd = s->cwd[0] ? s->cwd : NULL,
                          .progress = opt->quiet ? NULL : stderr};
+#ifdef CL_HAVE_BATCH
+    if (opt->course && !(opt->timeout_s > 0) && course.timeout_s > 0)
+        s->cfg.run_timeout_s = course.timeout_s; /* the course's, where --timeout is not given */
+#endif
 }
 
 /* Whether the GPU can be used; says why not, for a person, when it cannot. */
@@ -511,6 +565,7 @@ int main(int argc, char **argv)
         die(CL_EXIT_USAGE, "%s", err);
     /* Whatever a child leaves running comes back to us, to be stopped (runner.h). */
     rn_adopt_orphans();
+    load_course(&opt);
     session s = {.opt = &opt, .out = stdout};
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; ++i)
         if (actions[i].action == opt.action)

@@ -537,7 +537,7 @@ static int lab_parts(const oc_outcome *o, part parts[4], char **text)
 }
 
 static void gradescope_test(cJSON *tests, const oc_outcome *o, const char *part, int score, int max,
-                            const char *output)
+                            const char *output, const char *visibility)
 {
     char name[128];
     snprintf(name, sizeof name, "lab %s %s: %s", o->spec->id, o->spec->slug, part);
@@ -547,6 +547,8 @@ static void gradescope_test(cJSON *tests, const oc_outcome *o, const char *part,
     cJSON_AddNumberToObject(t, "max_score", max);
     cJSON_AddStringToObject(t, "status", score == max ? "passed" : "failed");
     cJSON_AddStringToObject(t, "output", output);
+    if (visibility) /* a course file's (course.h); else Gradescope's default */
+        cJSON_AddStringToObject(t, "visibility", visibility);
     cJSON_AddItemToArray(tests, t);
 }
 
@@ -561,7 +563,7 @@ char *rp_gradescope(const oc_outcome *outcomes, size_t n)
         int nparts = lab_parts(&outcomes[i], parts, &text);
         for (int k = 0; k < nparts; ++k)
             gradescope_test(tests, &outcomes[i], parts[k].name, parts[k].score, parts[k].max,
-                            parts[k].message);
+                            parts[k].message, outcomes[i].spec->visibility[k]);
         score += outcomes[i].score;
         free(text);
     }

@@ -387,6 +387,10 @@ static void test_parse_submissions(void **state)
                        "--submissions writes a CSV gradebook and Markdown feedback: no --format");
     assert_usage_error(PARSE("--submissions", "class", "--doctor"),
                        "--submissions grades: it takes no other action");
+    p = parse_ok(PARSE("--course", "course.yml", "--print"));
+    assert_string_equal(p.o.course, "course.yml");
+    assert_int_equal(p.o.print, 1);
+    assert_usage_error(PARSE("--print"), "--print shows a --course file's settings");
 }
 
 static void test_parse_kernel_excludes_solution(void **state)

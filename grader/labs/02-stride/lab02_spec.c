@@ -57,6 +57,8 @@ const lab_spec lab02_spec = {
     .summary = "de-interleave channels: coalesced reads and writes",
     .min_load_eff = 0.85,
     .min_store_eff = 0.85,
+    /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
+    .measured = {.stub_load = 0.167, .stub_store = 1.0, .solution_load = 1, .solution_store = 1},
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,

@@ -76,6 +76,8 @@ const lab_spec lab03_spec = {
     .summary = "row sums and element-wise ops: map lanes along the contiguous dimension",
     .min_load_eff = 0.90,
     .min_store_eff = 0.90,
+    /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
+    .measured = {.stub_load = 0.106, .stub_store = 0.125, .solution_load = 1, .solution_store = 1},
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,

@@ -59,6 +59,15 @@ const lab_spec lab04_spec = {
     .summary = "C = A B: x on the columns, then tiles in shared memory that beat the naive kernel",
     .min_load_eff = 0.90,
     .min_store_eff = 0.90,
+    /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md); for
+     * the speed gate, the kernel it must fail is the coalesced naive one (1.00x, the stub 0.19x).
+     */
+    .measured = {.stub_load = 0.156,
+                 .stub_store = 0.125,
+                 .solution_load = 1,
+                 .solution_store = 1,
+                 .stub_speedup = 1.00,
+                 .solution_speedup = 1.21},
     .points_correct = 40,
     .points_load = 20,
     .points_store = 10,
