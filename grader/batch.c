@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "batch.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "intake.h"
 #include "outcome.h"
 #include "report.h"
+#include "wire.h"
 
 static double now_s(void)
 {
@@ -62,10 +64,10 @@ static int write_text(const char *path, const char *text, size_t size, mode_t mo
 
 /* The place of a student's report of one lab, kept so that a resumed batch can still write the
  * whole feedback file. */
-static void part_path(const bt_options *opt, const char *file, const char *lab, char *buf,
-                      size_t size)
+static void part_path(const bt_options *opt, const char *file, const char *lab, const char *ext,
+                      char *buf, size_t size)
 {
-    snprintf(buf, size, "%s/feedback/.parts/%s/%s.txt", opt->out, file, lab);
+    snprintf(buf, size, "%s/feedback/.parts/%s/%s.%s", opt->out, file, lab, ext);
 }
 
 /* OUT/feedback/FILE.md from the reports of every lab of the student that has one. */
@@ -79,7 +81,7 @@ static void write_feedback(const bt_options *opt, const in_student *st, const ch
     fprintf(out, "# Feedback for %s\n\n", st->name);
     for (size_t i = 0; i < opt->nlabs; ++i) {
         char part[4400];
-        part_path(opt, file, opt->labs[i]->id, part, sizeof part);
+        part_path(opt, file, opt->labs[i]->id, "txt", part, sizeof part);
         FILE *in = fopen(part, "r");
         if (!in)
             continue;
@@ -97,9 +99,43 @@ static void write_feedback(const bt_options *opt, const in_student *st, const ch
     fclose(out);
 }
 
+/* OUT/results/FILE.json: Gradescope's results.json of the student, every lab's tests in one,
+ * its score their sum, the feedback file's text as its output. */
+static void write_results(const bt_options *opt, const char *file)
+{
+    cJSON *root = cJSON_CreateObject(), *tests = cJSON_AddArrayToObject(root, "tests");
+    double score = 0;
+    for (size_t i = 0; i < opt->nlabs; ++i) {
+        char part[4400], why[256];
+        part_path(opt, file, opt->labs[i]->id, "json", part, sizeof part);
+        cJSON *one = wi_read_file(part, why, sizeof why), *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItem(one, "tests"))
+        {
+            cJSON_AddItemToArray(tests, cJSON_Duplicate(t, 1));
+        }
+        cJSON *s = cJSON_GetObjectItem(one, "score");
+        score += cJSON_IsNumber(s) ? s->valuedouble : 0;
+        cJSON_Delete(one);
+    }
+    cJSON_AddNumberToObject(root, "score", score);
+    char path[4400], why[64];
+    snprintf(path, sizeof path, "%s/feedback/%s.md", opt->out, file);
+    size_t size;
+    char *md = wi_read_bytes(path, (size_t)8 << 20, &size, why, sizeof why);
+    cJSON_AddStringToObject(root, "output", md ? md : "");
+    cJSON_AddStringToObject(root, "output_format", "md");
+    free(md);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    snprintf(path, sizeof path, "%s/results/%s.json", opt->out, file);
+    if (text)
+        write_text(path, text, strlen(text), 0644);
+    free(text);
+}
+
 /* One lab of one student graded (or refused, or missing) into row, its report into report. */
 static void grade_one(const gr_config *cfg, const bt_options *opt, const in_student *st, size_t lab,
-                      unsigned serial, gb_row *row, char **report, oc_outcome *o)
+                      unsigned serial, gb_row *row, char **report, char **results, oc_outcome *o)
 {
     const lab_spec *spec = opt->labs[lab];
     const in_kernel *k = &st->labs[lab];
@@ -125,6 +161,7 @@ static void grade_one(const gr_config *cfg, const bt_options *opt, const in_stud
         if (text)
             fprintf(text, "lab %s %s: %s, 0/%d\n  %s\n", spec->id, spec->slug, row->verdict,
                     row->max_score, reason);
+        *results = rp_gradescope_ungraded(spec, reason);
     } else {
         char dir[4200], kernel[4300], labdir[4300];
         snprintf(dir, sizeof dir, "%s/s%05u", opt->workdir, serial);
@@ -139,6 +176,7 @@ static void grade_one(const gr_config *cfg, const bt_options *opt, const in_stud
             snprintf(reason, sizeof reason, "the grader cannot write its work folder '%.900s'",
                      dir);
             row->reason = reason;
+            *results = rp_gradescope_ungraded(spec, reason);
         } else {
             gr_grade_lab(&c, spec, labdir, o);
             snprintf(o->kernel_path, sizeof o->kernel_path, "%s", k->origin); /* as handed in */
@@ -154,6 +192,7 @@ static void grade_one(const gr_config *cfg, const bt_options *opt, const in_stud
             row->reason = o->reason;
             if (text)
                 rp_text_lab(text, o);
+            *results = rp_gradescope(o, 1);
         }
         if (!opt->keep)
             nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -190,9 +229,11 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
     }
     char path[4300];
     snprintf(path, sizeof path, "%s/feedback/.parts", opt->out);
-    char feedback[4300];
+    char feedback[4300], results[4300];
     snprintf(feedback, sizeof feedback, "%s/feedback", opt->out);
-    if (make_dir(opt->out) != 0 || make_dir(feedback) != 0 || make_dir(path) != 0) {
+    snprintf(results, sizeof results, "%s/results", opt->out);
+    if (make_dir(opt->out) != 0 || make_dir(feedback) != 0 || make_dir(path) != 0 ||
+        make_dir(results) != 0) {
         fprintf(stderr, "grade: cannot make the output folder '%s': %s\n", opt->out,
                 strerror(errno));
         in_free(&b);
@@ -227,20 +268,24 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
                 continue;
             double t = now_s();
             gb_row row = {.student = st->name, .lab = spec->id};
-            char *report = NULL;
+            char *report = NULL, *results = NULL;
             static oc_outcome o;
-            grade_one(cfg, opt, st, l, serial++, &row, &report, &o);
+            grade_one(cfg, opt, st, l, serial++, &row, &report, &results, &o);
             row.seconds = now_s() - t;
-            char part[4400], dir[4400];
+            char part[4400], json[4400], dir[4400];
             snprintf(dir, sizeof dir, "%s/feedback/.parts/%s", opt->out, file);
-            part_path(opt, file, spec->id, part, sizeof part);
-            if (make_dir(dir) != 0 || !report ||
-                write_text(part, report, strlen(report), 0644) != 0 || gb_write(book, &row) != 0) {
+            part_path(opt, file, spec->id, "txt", part, sizeof part);
+            part_path(opt, file, spec->id, "json", json, sizeof json);
+            if (make_dir(dir) != 0 || !report || !results ||
+                write_text(part, report, strlen(report), 0644) != 0 ||
+                write_text(json, results, strlen(results), 0644) != 0 ||
+                gb_write(book, &row) != 0) {
                 fprintf(stderr, "grade: cannot write the gradebook or feedback in '%s'\n",
                         opt->out);
                 status = 3;
             }
             free(report);
+            free(results);
             failed += strcmp(row.verdict, "PASS") != 0;
             wrote = 1;
             finished++;
@@ -258,8 +303,10 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
             }
             oc_free(&o);
         }
-        if (wrote || !opt->resume)
+        if (wrote || !opt->resume) {
             write_feedback(opt, st, file);
+            write_results(opt, file);
+        }
     }
     fclose(book);
     gb_done_free(&done);

@@ -7,6 +7,7 @@
  *
  *     OUT/gradebook.csv          student, lab, verdict, points per part, score, engine, reason
  *     OUT/feedback/STUDENT.md    the text report of every lab of STUDENT
+ *     OUT/results/STUDENT.json   the same as Gradescope's results.json (a test per part)
  */
 #ifndef CL_BATCH_H
 #define CL_BATCH_H

@@ -46,6 +46,10 @@ char *rp_json(const rp_manifest *m, const oc_outcome *outcomes, size_t n);
  * allocation failure). */
 char *rp_gradescope(const oc_outcome *outcomes, size_t n);
 
+/* The same for a lab that was not graded (no file for it, a refused file): every part 0 points,
+ * reason as each one's output. malloc'ed. */
+char *rp_gradescope_ungraded(const lab_spec *spec, const char *reason);
+
 /* GitHub Classroom's runner result (version 1, as its graders emit and its reporter reads): one
  * test a part of each lab, its points all or none, so that the reporter's sum of scores is the
  * grade's total; status pass, fail, or error where a lab could not be graded. The workflow

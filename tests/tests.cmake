@@ -57,6 +57,10 @@ add_test(NAME unit_submissions
 set_tests_properties(unit_grade_cli unit_student_regions unit_student_makefile unit_submissions
                      PROPERTIES LABELS unit TIMEOUT 300)
 set_tests_properties(unit_student_regions unit_submissions PROPERTIES SKIP_RETURN_CODE 77)
+# Gradescope's autograder, over a real sshd on 127.0.0.1 (tests/unit/gradescope.sh).
+add_test(NAME unit_gradescope COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/gradescope.sh
+                                      ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+set_tests_properties(unit_gradescope PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300)
 # The Classroom workflow template obeys the reporter's unwritten rules.
 add_test(NAME unit_classroom_yml
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/classroom_yml.sh ${PROJECT_SOURCE_DIR})

@@ -112,6 +112,10 @@ echo "wall time $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f s, %.2f s 
 grep -q "PASS" "$work/out1/feedback/s01-solutions.md" || fail "s01's feedback holds no report"
 grep -q "a link, never followed" "$work/out1/feedback/s13-link.md" || fail "s13's feedback does not say why"
 ! grep -rq "$(printf '\033')" "$work/out1" || fail "an escape byte reached the gradebook or feedback"
+jget=$build/json-get
+[ "$("$jget" "$work/out1/results/s01-solutions.json" score)" = 200 ] || fail "s01's results.json does not score 200"
+[ "$("$jget" "$work/out1/results/s13-link.json" score)" = 0 ] || fail "s13's results.json does not score 0"
+"$jget" "$work/out1/results/s13-link.json" tests.5.name >/dev/null || fail "s13's results.json lacks a test per part"
 
 echo "=== killed in the middle, then resumed"
 setsid "$grade" --submissions "$subs" --output "$work/out2" --seed 7 -q 01 02 &
