@@ -228,6 +228,17 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
         return 2;
     }
     char path[4300];
+    if (opt->shards) { /* this share of the batch only */
+        size_t kept = 0;
+        for (size_t i = 0; i < b.n; ++i) {
+            if (i % opt->shards == opt->shard)
+                b.students[kept++] = b.students[i];
+            else
+                for (int k = 0; k < IN_MAX_LABS; ++k)
+                    free(b.students[i].labs[k].text);
+        }
+        b.n = kept;
+    }
     snprintf(path, sizeof path, "%s/feedback/.parts", opt->out);
     char feedback[4300], results[4300];
     snprintf(feedback, sizeof feedback, "%s/feedback", opt->out);

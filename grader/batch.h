@@ -27,8 +27,10 @@ typedef struct bt_options {
     int resume;                  /* go on with the gradebook in out, grading what it lacks */
     const lab_spec *const *labs; /* the labs to grade in each submission */
     size_t nlabs;
-    const char *workdir; /* the session's work folder: each lab graded below it, then removed */
-    int keep;            /* keep each lab's work folder */
+    const char *workdir;    /* the session's work folder: each lab graded below it, then removed */
+    int keep;               /* keep each lab's work folder */
+    unsigned shard, shards; /* shards > 0: only the submissions (sorted by name) whose index
+                             * modulo shards is shard */
 } bt_options;
 
 /* Grades the batch; progress lines go to progress (NULL: none). Returns the grader's exit

@@ -20,7 +20,8 @@ typedef enum opt_kind {
     OPT_FORMAT,  /* text, json, gradescope, junit, classroom */
     OPT_SIZE,    /* bytes per lane: 1, 2, 4, 8, 16 */
     OPT_BYTES,   /* a signed number of bytes; --stride also notes it was given */
-    OPT_MASK     /* a lane mask with at least one lane */
+    OPT_MASK,    /* a lane mask with at least one lane */
+    OPT_SHARD    /* K/N with 0 <= K < N */
 } opt_kind;
 
 typedef enum opt_group { GROUP_GRADE, GROUP_MODEL, GROUP_SETUP } opt_group;
@@ -55,6 +56,10 @@ static const cli_option options[] = {
      "grade every submission in DIR (a folder or .zip/.tar.gz per\n"
      "student): OUT/gradebook.csv and OUT/feedback/STUDENT.md, where\n"
      "OUT is --output (default: grades)",
+     GROUP_GRADE},
+    {"--shard", NULL, OPT_SHARD, AT(shard), 0, "K/N",
+     "with --submissions: only every Nth submission, from the Kth\n"
+     "(0-based; one array task's share, tools/slurm/)",
      GROUP_GRADE},
     {"--resume", NULL, OPT_SET, AT(resume), 1, NULL,
      "with --submissions: go on with OUT/gradebook.csv, grading\nonly what it has no row for",
@@ -239,6 +244,15 @@ static int set_value(const cli_option *op, const char *v, cli_options *o, char *
             return 2;
         *(long long *)field = x;
         return 0;
+    case OPT_SHARD: {
+        unsigned k, n;
+        char end;
+        if (sscanf(v, "%u/%u%c", &k, &n, &end) != 2 || n == 0 || k >= n || n > 100000)
+            return usage_error(err, size, "shard '%s' is not K/N with 0 <= K < N", v);
+        o->shard = k;
+        o->shards = n;
+        return 0;
+    }
     case OPT_MASK:
         if (parse_number(v, &x, err, size))
             return 2;
@@ -265,6 +279,8 @@ static int check_combinations(const cli_options *o, char *err, size_t err_size)
         return usage_error(err, err_size, "%s", "--kernel and --solution exclude each other");
     if (o->print && !o->course)
         return usage_error(err, err_size, "%s", "--print shows a --course file's settings");
+    if (o->shards && !o->submissions)
+        return usage_error(err, err_size, "%s", "--shard takes a share of a --submissions batch");
     if (o->resume && !o->submissions)
         return usage_error(err, err_size, "%s", "--resume goes on with a --submissions batch");
     if (o->submissions && o->action != CLI_GRADE && o->action != CLI_BATCH)

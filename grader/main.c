@@ -442,7 +442,9 @@ static int cmd_batch(session *s)
                      .labs = s->labs,
                      .nlabs = s->nlabs,
                      .workdir = s->base,
-                     .keep = opt->keep};
+                     .keep = opt->keep,
+                     .shard = opt->shard,
+                     .shards = opt->shards};
     return bt_run(&s->cfg, &bo, opt->quiet ? NULL : stderr);
 #else
     (void)s;

@@ -61,6 +61,11 @@ set_tests_properties(unit_student_regions unit_submissions PROPERTIES SKIP_RETUR
 add_test(NAME unit_gradescope COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/gradescope.sh
                                       ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 set_tests_properties(unit_gradescope PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The Slurm job-array recipe on a real single-node Slurm the test starts (tests/unit/slurm.sh).
+add_test(NAME unit_slurm COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/slurm.sh ${PROJECT_SOURCE_DIR}
+                                 ${PROJECT_BINARY_DIR})
+set_tests_properties(unit_slurm PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300
+                                           RESOURCE_LOCK gpu)
 # The Classroom workflow template obeys the reporter's unwritten rules.
 add_test(NAME unit_classroom_yml
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/classroom_yml.sh ${PROJECT_SOURCE_DIR})

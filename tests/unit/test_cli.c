@@ -387,6 +387,14 @@ static void test_parse_submissions(void **state)
                        "--submissions writes a CSV gradebook and Markdown feedback: no --format");
     assert_usage_error(PARSE("--submissions", "class", "--doctor"),
                        "--submissions grades: it takes no other action");
+    p = parse_ok(PARSE("--submissions", "class", "--shard", "2/5"));
+    assert_int_equal(p.o.shard, 2);
+    assert_int_equal(p.o.shards, 5);
+    assert_usage_error(PARSE("--submissions", "class", "--shard", "5/5"),
+                       "shard '5/5' is not K/N with 0 <= K < N");
+    assert_usage_error(PARSE("--submissions", "class", "--shard", "1/2x"),
+                       "shard '1/2x' is not K/N with 0 <= K < N");
+    assert_usage_error(PARSE("--shard", "0/2"), "--shard takes a share of a --submissions batch");
     p = parse_ok(PARSE("--course", "course.yml", "--print"));
     assert_string_equal(p.o.course, "course.yml");
     assert_int_equal(p.o.print, 1);
