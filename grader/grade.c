@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -275,6 +276,161 @@ void gr_compile_policy(const gr_config *cfg, const char *workdir, sb_policy *p,
     sb_add(p->devices, "/dev");
 }
 
+/* ---- compiled kernels, cached by content (gr_config.compile_cache) ----
+ * An entry is the folder CACHE/HASH holding `key` (everything the compile's result depends on:
+ * a version line, nvcc's --version and path, the compile's arguments with the work folder's
+ * paths left out, the contract header and the kernel, byte for byte) and the compile's outputs
+ * (kernel.so, and kernel.fatbin and the PTX files of keep/). HASH (FNV-1a) only finds the
+ * folder: an entry is used when its key equals this compile's byte for byte, so a collision or
+ * a toolkit or flag change is a miss, never a wrong kernel. */
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static uint64_t fnv1a(const char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* nvcc --version, once a process (the toolkit is part of the key). */
+static const char *nvcc_version(const char *nvcc)
+{
+    static char text[2048];
+    static int known;
+    if (known)
+        return text;
+    known = 1;
+    char cmd[PATH_MAX + 32];
+    snprintf(cmd, sizeof cmd, "'%s' --version 2>&1", nvcc);
+    FILE *p = strchr(nvcc, '\'') ? NULL : popen(cmd, "r");
+    size_t n = p ? fread(text, 1, sizeof text - 1, p) : 0;
+    text[n] = '\0';
+    if (p)
+        pclose(p);
+    return text;
+}
+
+static char *compile_key(const gr_config *cfg, const lab_files *f, size_t *size)
+{
+    bd_options canon = {
+        .nvcc = cfg->nvcc, .arch = cfg->arch, .include_dir = "SRC", .keep_dir = "KEEP"};
+    bd_argstore store;
+    const char *argv[BD_MAX_ARGS];
+    bd_command("SRC/kernel.cu", "OUT/kernel.so", &canon, &store, argv);
+    char *key = NULL;
+    FILE *k = open_memstream(&key, size);
+    if (!k)
+        return NULL;
+    fprintf(k, "grade compile cache 1\n%s\n", nvcc_version(cfg->nvcc ? cfg->nvcc : "nvcc"));
+    for (int i = 0; argv[i]; ++i)
+        fprintf(k, "%s\n", argv[i]);
+    DIR *d = opendir(f->src); /* the header and the kernel, in a fixed order */
+    char *names[8];
+    int n = 0;
+    for (struct dirent *e; d && n < 8 && (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            names[n++] = strdup(e->d_name);
+    if (d)
+        closedir(d);
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            if (strcmp(names[i], names[j]) > 0) {
+                char *t = names[i];
+                names[i] = names[j];
+                names[j] = t;
+            }
+    for (int i = 0; i < n; ++i) {
+        char path[4500], why[64];
+        snprintf(path, sizeof path, "%s/%s", f->src, names[i]);
+        size_t len = 0;
+        char *bytes = wi_read_bytes(path, MAX_SOURCE_BYTES, &len, why, sizeof why);
+        fprintf(k, "%s %zu\n", names[i], len);
+        if (bytes)
+            fwrite(bytes, 1, len, k);
+        free(bytes);
+        free(names[i]);
+    }
+    fclose(k);
+    return key;
+}
+
+/* Copies the compile's outputs between the work folder's f->so and f->keep and entry. */
+static int copy_outputs(const lab_files *f, const char *entry, int into_entry)
+{
+    char a[4500], b[4500];
+    snprintf(a, sizeof a, "%s/kernel.so", entry);
+    int ok = into_entry ? copy_file(f->so, a, (size_t)256 << 20) == 0
+                        : copy_file(a, f->so, (size_t)256 << 20) == 0;
+    snprintf(a, sizeof a, "%s/keep", entry);
+    if (into_entry)
+        ok = ok && make_dir(a) == 0;
+    DIR *d = opendir(into_entry ? f->keep : a);
+    for (struct dirent *e; ok && d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (strcmp(e->d_name, "kernel.fatbin") && (n < 5 || strcmp(e->d_name + n - 4, ".ptx")))
+            continue;
+        snprintf(a, sizeof a, "%s/keep/%s", entry, e->d_name);
+        snprintf(b, sizeof b, "%s/%s", f->keep, e->d_name);
+        ok = into_entry ? copy_file(b, a, (size_t)64 << 20) == 0
+                        : copy_file(a, b, (size_t)64 << 20) == 0;
+    }
+    if (d)
+        closedir(d);
+    return ok && d ? 0 : -1;
+}
+
+/* A hit: the entry's outputs copied into the work folder; 0, else -1. */
+static int from_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
+                      char *entry, size_t entry_size)
+{
+    snprintf(entry, entry_size, "%s/%016llx", cfg->compile_cache,
+             (unsigned long long)fnv1a(key, size));
+    char path[4500], why[64];
+    snprintf(path, sizeof path, "%s/key", entry);
+    size_t n = 0;
+    char *stored = wi_read_bytes(path, (size_t)8 << 20, &n, why, sizeof why);
+    int same = stored && n == size && !memcmp(stored, key, size);
+    free(stored);
+    return same && make_dir(f->keep) == 0 && copy_outputs(f, entry, 0) == 0 ? 0 : -1;
+}
+
+/* After a compile that worked: its outputs stored under entry, whole or not at all. */
+static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
+                     const char *entry)
+{
+    char tmp[4400];
+    snprintf(tmp, sizeof tmp, "%s/new-XXXXXX", cfg->compile_cache);
+    if (make_dir(cfg->compile_cache) != 0 || !mkdtemp(tmp))
+        return;
+    char path[4500];
+    snprintf(path, sizeof path, "%s/key", tmp);
+    FILE *k = copy_outputs(f, tmp, 1) == 0 ? fopen(path, "wb") : NULL;
+    int ok = k && fwrite(key, 1, size, k) == size;
+    if (k && fclose(k) != 0)
+        ok = 0;
+    if (ok && rename(tmp, entry) != 0) {
+        /* An entry of another key (a collision, or a spoiled one) gives way; one of the same
+         * key, stored meanwhile by another compile, is as good as this. */
+        remove_tree(entry);
+        ok = rename(tmp, entry) == 0;
+    }
+    if (!ok)
+        remove_tree(tmp);
+}
+
 static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                           const lab_files *f)
 {
@@ -293,10 +449,27 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
                      .sandbox = &policy,
                      .env = env};
     rn_result r;
+    char *key = NULL, entry[4400] = "";
+    size_t key_size = 0;
+    if (cfg->compile_cache && (key = compile_key(cfg, f, &key_size)) &&
+        from_cache(cfg, f, key, key_size, entry, sizeof entry) == 0) {
+        progress(cfg, "[%s] %s: compiled before (the same file, header, flags and toolkit)\n",
+                 spec->id, o->kernel_path);
+        free(key);
+        o->compile_log = calloc(1, 1);
+        o->compiled = 1;
+        o->compile_cached = 1;
+        return 0;
+    }
     progress(cfg, "[%s] compiling %s\n", spec->id, o->kernel_path);
-    if (make_dir(f->keep) != 0)
+    if (make_dir(f->keep) != 0) {
+        free(key);
         return -1;
+    }
     int rc = bd_compile(f->source, f->so, &bo, &r);
+    if (rc == 0 && key && entry[0])
+        to_cache(cfg, f, key, key_size, entry);
+    free(key);
     o->compile_s = r.elapsed_s;
     o->compile_log = take_output(&r);
     wi_clean_text(o->compile_log);

@@ -32,6 +32,10 @@ typedef struct gr_config {
     const char *cwd; /* paths below it are shown relative to it (as typed); NULL: as they are */
     FILE *progress;  /* one line per step, or NULL */
     int confine_recording; /* run the recording in its sandbox (gr_probe says whether it can) */
+    /* A folder of compiled kernels, reused when the file, its header, the flags and the toolkit
+     * are the same byte for byte; NULL: none. Only where the recording is confined (a student's
+     * host code could otherwise write into it). */
+    const char *compile_cache;
 } gr_config;
 
 /* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev

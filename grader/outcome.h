@@ -84,6 +84,7 @@ typedef struct oc_outcome {
 
     /* build */
     int compiled;
+    int compile_cached; /* taken from gr_config.compile_cache, not compiled again */
     double compile_s;
     char *compile_log; /* owned; the compiler's output */
 

@@ -234,7 +234,10 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
             o->max_score);
     fprintf(out, "  %-12s %s", "kernel", o->kernel_path);
     if (o->compiled)
-        fprintf(out, "  (compiled in %.1f s)\n", o->compile_s);
+        if (o->compile_cached)
+            fprintf(out, "  (compiled before: the same file, flags and toolkit)\n");
+        else
+            fprintf(out, "  (compiled in %.1f s)\n", o->compile_s);
     else
         fputs("\n", out);
     stage_lines(out, o);
