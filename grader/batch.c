@@ -4,7 +4,6 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,14 +35,6 @@ void bt_file_name(const char *name, char *buf, size_t size)
     buf[i] = '\0';
     if (!i && size > 1)
         snprintf(buf, size, "_");
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
 }
 
 static int make_dir(const char *path)
@@ -201,7 +192,7 @@ static void grade_one(const gr_config *cfg, const bt_options *opt, const in_stud
             *results = rp_gradescope(o, 1);
         }
         if (!opt->keep)
-            nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+            gr_remove_tree(dir);
     }
     if (text)
         fclose(text);

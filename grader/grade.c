@@ -292,7 +292,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return remove(path);
 }
 
-static void remove_tree(const char *path)
+void gr_remove_tree(const char *path)
 {
     nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
@@ -424,11 +424,11 @@ static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, 
     if (ok && rename(tmp, entry) != 0) {
         /* An entry of another key (a collision, or a spoiled one) gives way; one of the same
          * key, stored meanwhile by another compile, is as good as this. */
-        remove_tree(entry);
+        gr_remove_tree(entry);
         ok = rename(tmp, entry) == 0;
     }
     if (!ok)
-        remove_tree(tmp);
+        gr_remove_tree(tmp);
 }
 
 static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,

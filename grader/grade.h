@@ -50,6 +50,9 @@ int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, int *confi
  * the run that passed the lab's check passes it too, without the CPU reference again. */
 int gr_same_outputs(const char *checked, const char *dir);
 
+/* Removes path and everything below it, never following a link. */
+void gr_remove_tree(const char *path);
+
 /* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
 

@@ -455,14 +455,6 @@ static int cmd_batch(session *s)
 #endif
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 static int cmd_help(session *s)
 {
     (void)s;
@@ -554,7 +546,7 @@ static int run_with_children(session *s, int (*run)(session *s))
     if (opt->keep)
         fprintf(stderr, "grade: kept the work folder '%s'\n", s->base);
     else
-        nftw(s->base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        gr_remove_tree(s->base);
     free(s->labs);
     return status;
 }
