@@ -11,7 +11,6 @@
  * report.c prints text, JSON, Gradescope's results.json or JUnit XML.
  */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <sys/stat.h>
 #include <libgen.h>
 #include <limits.h>
