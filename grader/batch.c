@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,15 +27,23 @@ static double now_s(void)
 void bt_file_name(const char *name, char *buf, size_t size)
 {
     size_t i = 0;
-    for (; name[i] && i + 1 < size; ++i) {
+    int changed = 0;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a of the whole name */
+    for (const unsigned char *p = (const unsigned char *)name; *p; ++p)
+        h = (h ^ *p) * 1099511628211ull;
+    for (; name[i] && i + 18 < size; ++i) {
         char c = name[i];
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                  c == '_' || c == '-' || c == '@' || (c == '.' && i > 0);
         buf[i] = ok ? c : '_';
+        changed |= !ok;
     }
+    changed |= name[i] != '\0' || i == 0;
     buf[i] = '\0';
-    if (!i && size > 1)
-        snprintf(buf, size, "_");
+    /* Names that had to change keep a mark of what they were, so that two never meet: "a b"
+     * and "a_b" are a_b-3f1c... and a_b. */
+    if (changed)
+        snprintf(buf + i, size - i, "%s%08x", i ? "-" : "_", (unsigned)(h ^ (h >> 32)));
 }
 
 static int make_dir(const char *path)
@@ -138,12 +147,12 @@ static void grade_one(const gr_config *cfg, const bt_options *opt, const in_stud
         spec->points_correct + spec->points_load + spec->points_store + spec->points_speed;
     row->speed = spec->points_speed > 0 ? 0 : -1;
     row->engine = "none";
-    if (!k->text) {
+    if (!k->text || st->problem[0]) { /* a submission refused whole refuses every lab */
         row->verdict = k->problem[0] || st->problem[0] ? "REFUSED" : "MISSING";
-        if (k->problem[0])
-            snprintf(reason, sizeof reason, "%s", k->problem);
-        else if (st->problem[0])
+        if (st->problem[0])
             snprintf(reason, sizeof reason, "%s", st->problem);
+        else if (k->problem[0])
+            snprintf(reason, sizeof reason, "%s", k->problem);
         else
             snprintf(reason, sizeof reason,
                      "no kernel file for lab %s (labs/%s-%s/kernel.cu, %s-%s.cu or %s.cu)",

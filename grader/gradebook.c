@@ -20,6 +20,21 @@ static int field(FILE *f, const char *text, int last)
     return ok && fputc(last ? '\n' : ',', f) != EOF ? 0 : -1;
 }
 
+/* A field of text from a student (a name, a reason quoting a file name): one a spreadsheet
+ * would take for a formula (= + - @ first) is written with a ' before it, as OWASP advises. */
+static int text_field(FILE *f, const char *text, int last)
+{
+    if (text && strchr("=+-@", text[0]) && text[0]) {
+        char *quoted = NULL;
+        if (asprintf(&quoted, "'%s", text) < 0)
+            return -1;
+        int rc = field(f, quoted, last);
+        free(quoted);
+        return rc;
+    }
+    return field(f, text, last);
+}
+
 static int number(FILE *f, double v, int integer)
 {
     char text[32];
@@ -33,7 +48,7 @@ static int number(FILE *f, double v, int integer)
 int gb_write(FILE *f, const gb_row *r)
 {
     /* One statement a field: the order of the operands of | is not the order of evaluation. */
-    int rc = field(f, r->student, 0);
+    int rc = text_field(f, r->student, 0);
     rc |= field(f, r->lab, 0);
     rc |= field(f, r->verdict, 0);
     rc |= number(f, r->correctness, 1);
@@ -44,7 +59,7 @@ int gb_write(FILE *f, const gb_row *r)
     rc |= number(f, r->max_score, 1);
     rc |= field(f, r->engine, 0);
     rc |= number(f, r->seconds, 0);
-    rc |= field(f, r->reason, 1);
+    rc |= text_field(f, r->reason, 1);
     if (fflush(f) != 0 || fsync(fileno(f)) != 0)
         rc = -1;
     return rc ? -1 : 0;
@@ -114,21 +129,26 @@ static int load(FILE *f, gb_done *done, char *why, size_t why_size)
         snprintf(why, why_size, "cannot read it");
         return -1;
     }
-    size_t whole = size;
-    while (whole > 0 && text[whole - 1] != '\n')
-        --whole;
-    if (whole < size && ftruncate(fileno(f), (off_t)whole) != 0) {
-        free(text);
+    /* Where the last whole row ends, as the parser sees it (a newline inside a quoted field
+     * ends nothing): fed a byte at a time, a row is whole when its newline completes it. */
+    struct csv_parser p;
+    reader r = {.done = done, .header = 1};
+    size_t whole = 0, rows = 0;
+    int ok = csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) == 0;
+    for (size_t i = 0; ok && i < size; ++i) {
+        ok = csv_parse(&p, text + i, 1, on_field, on_row, &r) == 1;
+        size_t now = done->n + !r.header;
+        if (ok && now != rows && text[i] == '\n') {
+            rows = now;
+            whole = i + 1;
+        }
+    }
+    csv_free(&p);
+    free(text);
+    if (ok && whole < size && ftruncate(fileno(f), (off_t)whole) != 0) {
         snprintf(why, why_size, "cannot drop its last, unfinished row");
         return -1;
     }
-    struct csv_parser p;
-    reader r = {.done = done, .header = 1};
-    int ok = csv_init(&p, CSV_STRICT | CSV_APPEND_NULL) == 0 &&
-             csv_parse(&p, text, whole, on_field, on_row, &r) == whole &&
-             csv_fini(&p, on_field, on_row, &r) == 0;
-    csv_free(&p);
-    free(text);
     if (!ok || r.bad || r.header) {
         snprintf(why, why_size, "it is not a gradebook of this grader (its rows do not parse)");
         return -1;

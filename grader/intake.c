@@ -64,6 +64,21 @@ int in_lab_of(const char *path, const lab_spec *const *labs, size_t nlabs)
     return nlabs == 1 ? 0 : -1;
 }
 
+/* A name as it may be printed on one line, in a CSV field or a Markdown heading: no control
+ * character (wi_clean_text), no line break or tab, and no lone byte of a C1 control (a byte
+ * 0x80-0x9f that no valid UTF-8 lead byte comes before). */
+static void one_line(char *s)
+{
+    wi_clean_text(s);
+    unsigned char *p = (unsigned char *)s;
+    for (size_t i = 0; p[i]; ++i) {
+        if (p[i] == '\n' || p[i] == '\t' || p[i] == '\r')
+            p[i] = '?';
+        else if (p[i] >= 0x80 && p[i] <= 0x9f && (i == 0 || p[i - 1] < 0x80))
+            p[i] = '?';
+    }
+}
+
 /* Keeps text (owned) as the kernel of lab `lab`, or refuses it with problem. */
 static void take(in_student *st, int lab, const char *origin, char *text, size_t size,
                  const char *problem)
@@ -71,7 +86,7 @@ static void take(in_student *st, int lab, const char *origin, char *text, size_t
     in_kernel *k = &st->labs[lab];
     char shown[600]; /* origin, as it may be printed */
     snprintf(shown, sizeof shown, "%s", origin);
-    wi_clean_text(shown);
+    one_line(shown);
     origin = shown;
     if (k->text || k->problem[0] || k->origin[0]) {
         char first[600];
@@ -175,6 +190,14 @@ static void walk_dir(walk *w, int fd, const char *shown, const char *rel, int de
             take(w->st, lab, origin, NULL, 0, "a link, never followed");
             continue;
         }
+        if (!S_ISREG(st.st_mode)) {
+            take(w->st, lab, origin, NULL, 0, "not a regular file");
+            continue;
+        }
+        if (st.st_nlink > 1) { /* a hard link may name any file its owner can read */
+            take(w->st, lab, origin, NULL, 0, "a hard link, never read");
+            continue;
+        }
         size_t size = 0;
         const char *problem;
         char *text = read_at(dirfd(d), e->d_name, &size, &problem);
@@ -216,14 +239,17 @@ static int stays_inside(const char *p)
     return 1;
 }
 
-/* Reads the current entry's data, at most cap bytes kept (NULL past it); every byte read is
- * added to *total. */
-static char *read_entry(struct archive *a, size_t cap, size_t *size, size_t *total)
+/* Reads the current entry's data, keeping at most cap bytes (NULL, *damaged 0, past it); every
+ * byte read is added to *total, and reading stops past IN_MAX_ARCHIVE_BYTES in all. NULL with
+ * *damaged 1 when the data cannot be read whole (a bad checksum, a cut archive). */
+static char *read_entry(struct archive *a, size_t cap, size_t *size, size_t *total, int *damaged)
 {
     char *buf = malloc(cap + 1), chunk[1 << 16];
     size_t got = 0;
     int over = 0;
-    for (la_ssize_t r; (r = archive_read_data(a, chunk, sizeof chunk)) > 0;) {
+    la_ssize_t r;
+    *damaged = 0;
+    while ((r = archive_read_data(a, chunk, sizeof chunk)) > 0) {
         *total += (size_t)r;
         if (*total > IN_MAX_ARCHIVE_BYTES)
             break;
@@ -233,7 +259,8 @@ static char *read_entry(struct archive *a, size_t cap, size_t *size, size_t *tot
             memcpy(buf + got, chunk, (size_t)r);
         got += (size_t)r;
     }
-    if (over || !buf) {
+    *damaged = r < 0;
+    if (over || !buf || r != 0) {
         free(buf);
         return NULL;
     }
@@ -258,39 +285,57 @@ static void read_archive(in_student *st, const char *path, const char *shown,
     }
     struct archive_entry *e;
     size_t entries = 0, total = 0;
-    int rc;
-    while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-        if (++entries > IN_MAX_ENTRIES || total > IN_MAX_ARCHIVE_BYTES) {
-            snprintf(
-                st->problem, sizeof st->problem,
-                "the archive holds more than %d files or %zu MiB: only the first were looked at",
-                IN_MAX_ENTRIES, IN_MAX_ARCHIVE_BYTES >> 20);
+    int rc, damaged = 0;
+    const char *too_much = "the archive holds more than %d files or expands past %zu MiB: not read";
+    /* A warning (a name that is not in this locale's characters, for one) is no error. */
+    while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
+        la_int64_t declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+        if (++entries > IN_MAX_ENTRIES || declared < 0 ||
+            total + (size_t)declared > IN_MAX_ARCHIVE_BYTES) {
+            snprintf(st->problem, sizeof st->problem, too_much, IN_MAX_ENTRIES,
+                     IN_MAX_ARCHIVE_BYTES >> 20);
             break;
         }
-        const char *name = archive_entry_pathname(e);
+        const char *name = archive_entry_pathname_utf8(e);
+        if (!name)
+            name = archive_entry_pathname(e);
         if (!name)
             continue;
         char origin[1500];
         snprintf(origin, sizeof origin, "%s:%s", shown, name);
         int lab = in_lab_of(name, labs, nlabs);
-        if (lab < 0) {
-            size_t ignored;
-            free(read_entry(a, 0, &ignored, &total)); /* counted, not kept */
-            continue;
+        size_t size = 0;
+        /* Every entry's data is read here, counted against the budget (kept only for a kernel
+         * that may be taken): the next header would otherwise skip it unseen. */
+        int takeable = lab >= 0 && stays_inside(name) && !archive_entry_hardlink(e) &&
+                       archive_entry_filetype(e) == AE_IFREG;
+        char *text = read_entry(a, takeable ? IN_MAX_KERNEL_BYTES : 0, &size, &total, &damaged);
+        if (damaged || total > IN_MAX_ARCHIVE_BYTES) {
+            free(text);
+            if (damaged)
+                snprintf(st->problem, sizeof st->problem, "the archive %.200s is damaged: %.150s",
+                         shown, archive_error_string(a) ? archive_error_string(a) : "bad data");
+            else
+                snprintf(st->problem, sizeof st->problem, too_much, IN_MAX_ENTRIES,
+                         IN_MAX_ARCHIVE_BYTES >> 20);
+            break;
         }
-        if (!stays_inside(name)) {
+        if (lab < 0) {
+            free(text);
+        } else if (!stays_inside(name)) {
+            free(text);
             take(st, lab, origin, NULL, 0, "its path leaves the archive");
         } else if (archive_entry_hardlink(e) || archive_entry_filetype(e) == AE_IFLNK) {
+            free(text);
             take(st, lab, origin, NULL, 0, "a link, never followed");
         } else if (archive_entry_filetype(e) != AE_IFREG) {
+            free(text);
             take(st, lab, origin, NULL, 0, "not a regular file");
         } else {
-            size_t size = 0;
-            char *text = read_entry(a, IN_MAX_KERNEL_BYTES, &size, &total);
             take(st, lab, origin, text, size, text ? NULL : too_large());
         }
     }
-    if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && !st->problem[0])
+    if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && rc != ARCHIVE_WARN && !st->problem[0])
         snprintf(st->problem, sizeof st->problem, "the archive %.200s is damaged: %.150s", shown,
                  archive_error_string(a) ? archive_error_string(a) : "unreadable entry");
     archive_read_free(a);
@@ -339,7 +384,7 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
         in_student *s = &out->students[out->n++];
         memset(s, 0, sizeof *s);
         snprintf(s->name, sizeof s->name, "%.*s", (int)(stem < 200 ? stem : 200), e->d_name);
-        wi_clean_text(s->name);
+        one_line(s->name);
         char path[4500];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (S_ISLNK(st.st_mode)) {
@@ -348,7 +393,7 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
             int f = openat(top, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
             char shown[300];
             snprintf(shown, sizeof shown, "%.250s", e->d_name);
-            wi_clean_text(shown);
+            one_line(shown);
             if (f >= 0) {
                 char fdpath[64];
                 snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", f);
@@ -365,6 +410,16 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
     closedir(d);
     if (out->n)
         qsort(out->students, out->n, sizeof *out->students, by_name);
+    /* Two entries of one name (alice/ and alice.zip): neither is taken, which was meant is not
+     * for the grader to guess. */
+    for (size_t i = 0; i + 1 < out->n; ++i)
+        for (size_t j = i + 1; j < out->n && !strcmp(out->students[i].name, out->students[j].name);
+             ++j)
+            for (size_t k = i; k <= j; k += j - i)
+                snprintf(out->students[k].problem, sizeof out->students[k].problem,
+                         "two submissions are named '%.180s' (a folder and an archive, or two "
+                         "archives): keep one",
+                         out->students[i].name);
     return 0;
 }
 

@@ -22,9 +22,9 @@ extern "C" {
 #endif
 
 #define IN_MAX_LABS 16
-#define IN_MAX_KERNEL_BYTES ((size_t)1 << 20)    /* a kernel file larger is refused */
-#define IN_MAX_ARCHIVE_BYTES ((size_t)256 << 20) /* what an archive may expand to, in all */
-#define IN_MAX_ENTRIES 20000                     /* files a submission may hold */
+#define IN_MAX_KERNEL_BYTES ((size_t)1 << 20)   /* a kernel file larger is refused */
+#define IN_MAX_ARCHIVE_BYTES ((size_t)64 << 20) /* what an archive may expand to, in all */
+#define IN_MAX_ENTRIES 20000                    /* files a submission may hold */
 
 typedef struct in_kernel {
     char origin[600]; /* where it came from: "alice/labs/01-dram-burst/kernel.cu" */

@@ -15,6 +15,11 @@ for k in $(seq 0 $((tasks - 1))); do
         missing=$((missing + 1))
         continue
     fi
+    if [ "$(tail -c 1 "$part/gradebook.csv" | od -An -c | tr -d ' ')" != '\n' ]; then
+        echo "gather: task $k's gradebook ends in a row cut short; re-run it alone with grade-array.sh ... --only $k (it resumes, dropping that row)" >&2
+        missing=$((missing + 1))
+        continue
+    fi
     # The header (one line: no field of it holds a newline) once, then every task's rows.
     [ -s "$book" ] || head -n 1 "$part/gradebook.csv" > "$book"
     tail -n +2 "$part/gradebook.csv" >> "$book"
