@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include "intake.h"
 #include "outcome.h"
 #include "report.h"
+#include "runner.h"
 #include "wire.h"
 
 static double now_s(void)
@@ -60,6 +63,12 @@ static int write_text(const char *path, const char *text, size_t size, mode_t mo
     if (ok)
         chmod(path, mode);
     return ok ? 0 : -1;
+}
+
+/* The batch's cache of compiled kernels (gr_config.compile_cache). */
+static void cache_of(const bt_options *opt, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/.compiled", opt->out);
 }
 
 /* The place of a student's report of one lab, kept so that a resumed batch can still write the
@@ -174,7 +183,7 @@ static void grade_one(const gr_config *cfg, const bt_options *opt, const in_stud
         /* Files handed in unchanged (a lab's stub, often) are compiled once a batch and resume:
          * only where no student code can write into the cache. */
         char cache[4300];
-        snprintf(cache, sizeof cache, "%s/.compiled", opt->out);
+        cache_of(opt, cache, sizeof cache);
         if (cfg->confine_recording)
             c.compile_cache = cache;
         if (make_dir(dir) != 0 || write_text(kernel, k->text, k->size, 0600) != 0) {
@@ -215,6 +224,62 @@ static void say_time(FILE *out, double s)
         fprintf(out, "%.0f min", s / 60);
     else
         fprintf(out, "%.1f h", s / 3600);
+}
+
+/* ---- compiles ahead: the CPU's cores compile the next rows while the GPU measures one ---- */
+
+typedef struct pending {
+    size_t student, lab;
+    pid_t pid; /* its compile ahead, while it runs; 0: none */
+} pending;
+
+/* Starts, in a child of its own, the compile of row r into the cache. */
+static void compile_ahead(const gr_config *cfg, const bt_options *opt, const in_batch *b,
+                          pending *row, size_t r)
+{
+    const in_student *st = &b->students[row->student];
+    const in_kernel *k = &st->labs[row->lab];
+    if (!k->text || st->problem[0])
+        return; /* nothing to compile */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char dir[4200], kernel[4300], labdir[4300], cache[4300];
+        snprintf(dir, sizeof dir, "%s/a%05zu", opt->workdir, r);
+        snprintf(kernel, sizeof kernel, "%s/submitted.cu", dir);
+        snprintf(labdir, sizeof labdir, "%s/lab", dir);
+        cache_of(opt, cache, sizeof cache);
+        gr_config c = *cfg;
+        c.kernel = kernel;
+        c.progress = NULL;
+        c.cwd = NULL;
+        c.compile_cache = cache;
+        if (make_dir(dir) == 0 && write_text(kernel, k->text, k->size, 0600) == 0)
+            gr_precompile(&c, opt->labs[row->lab], labdir);
+        gr_remove_tree(dir);
+        _exit(0);
+    }
+    if (pid > 0 && rn_spare(pid) == 0)
+        row->pid = pid;
+    else if (pid > 0)
+        waitpid(pid, NULL, 0); /* nothing spares it: not ahead, then */
+}
+
+static void wait_ahead(pending *row)
+{
+    if (row->pid > 0) {
+        while (waitpid(row->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        rn_unspare(row->pid);
+        row->pid = 0;
+    }
+}
+
+/* How many compiles may run ahead: the cores but one, at most 8. */
+static size_t compiles_ahead(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
 int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
@@ -271,6 +336,13 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
     if (progress)
         fprintf(progress, "grade: %zu submissions x %zu labs: %zu rows to grade%s, into %s\n", b.n,
                 opt->nlabs, todo, todo < total ? " (the others were graded before)" : "", opt->out);
+    /* The rows to grade, in order, and how far ahead their compiles may start. */
+    pending *rows = calloc(todo ? todo : 1, sizeof *rows);
+    size_t nrows = 0, current = 0, ahead = cfg->confine_recording ? compiles_ahead() : 0;
+    for (size_t i = 0; rows && i < b.n; ++i)
+        for (size_t l = 0; l < opt->nlabs; ++l)
+            if (!gb_has(&done, b.students[i].name, opt->labs[l]->id))
+                rows[nrows++] = (pending){i, l, 0};
     double start = now_s();
     int status = 0;
     unsigned serial = 0;
@@ -283,6 +355,12 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
             const lab_spec *spec = opt->labs[l];
             if (gb_has(&done, st->name, spec->id))
                 continue;
+            for (size_t r = current + 1; rows && r < nrows && r <= current + ahead; ++r)
+                if (!rows[r].pid)
+                    compile_ahead(cfg, opt, &b, &rows[r], r);
+            if (rows && current < nrows)
+                wait_ahead(&rows[current]);
+            current++;
             double t = now_s();
             gb_row row = {.student = st->name, .lab = spec->id};
             char *report = NULL, *results = NULL;
@@ -325,6 +403,12 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
             write_results(opt, file);
         }
     }
+    for (size_t r = 0; rows && r < nrows; ++r) { /* after an error: what still compiles */
+        if (rows[r].pid > 0)
+            kill(rows[r].pid, SIGKILL);
+        wait_ahead(&rows[r]);
+    }
+    free(rows);
     fclose(book);
     gb_done_free(&done);
     in_free(&b);

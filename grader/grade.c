@@ -1186,6 +1186,35 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     o->counters_s = now_s() - t;
 }
 
+/* The work folder's files of a lab's grading (lab_files), for workdir. */
+static void files_in(const char *workdir, lab_files *f)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->src, sizeof f->src, "%s/src", workdir);
+    snprintf(f->source, sizeof f->source, "%s/kernel.cu", f->src);
+    snprintf(f->so, sizeof f->so, "%s/kernel.so", workdir);
+    snprintf(f->keep, sizeof f->keep, "%s/keep", workdir);
+    snprintf(f->rec, sizeof f->rec, "%s/rec", workdir);
+}
+
+int gr_precompile(const gr_config *cfg, const lab_spec *spec, const char *workdir)
+{
+    static oc_outcome o;
+    memset(&o, 0, sizeof o);
+    o.spec = spec;
+    snprintf(o.workdir, sizeof o.workdir, "%s", workdir);
+    snprintf(o.kernel_path, sizeof o.kernel_path, "%s", cfg->kernel ? cfg->kernel : "");
+    static lab_files f;
+    files_in(workdir, &f);
+    int rc = cfg->compile_cache && cfg->kernel && make_dir(workdir) == 0 &&
+                     isolate_source(cfg, spec, cfg->kernel, &f, &o) == 0 &&
+                     compile_kernel(cfg, spec, &o, &f) == 0
+                 ? 0
+                 : -1;
+    oc_free(&o);
+    return rc;
+}
+
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
 {
     double start = now_s();
@@ -1201,12 +1230,7 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     shown_path(cfg, o->kernel_path); /* as a student would type it */
 
     static lab_files f;
-    memset(&f, 0, sizeof f);
-    snprintf(f.src, sizeof f.src, "%s/src", workdir);
-    snprintf(f.source, sizeof f.source, "%s/kernel.cu", f.src);
-    snprintf(f.so, sizeof f.so, "%s/kernel.so", workdir);
-    snprintf(f.keep, sizeof f.keep, "%s/keep", workdir);
-    snprintf(f.rec, sizeof f.rec, "%s/rec", workdir);
+    files_in(workdir, &f);
     char fatbin[4300], why[256];
     snprintf(fatbin, sizeof fatbin, "%s/kernel.fatbin", f.keep);
     void *image = NULL;

@@ -53,6 +53,10 @@ int gr_same_outputs(const char *checked, const char *dir);
 /* Removes path and everything below it, never following a link. */
 void gr_remove_tree(const char *path);
 
+/* Compiles cfg->kernel for spec in workdir into cfg->compile_cache, and nothing more (no student
+ * code runs): a later gr_grade_lab of the same file finds it there. 0 when it compiled. */
+int gr_precompile(const gr_config *cfg, const lab_spec *spec, const char *workdir);
+
 /* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
 

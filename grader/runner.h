@@ -11,6 +11,7 @@
 #define CL_RUNNER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,11 @@ int rn_adopt_orphans(void);
  * child's group and session included). Returns how many there were. rn_run() calls it when
  * its child has ended. */
 int rn_kill_orphans(void);
+
+/* pid, a child this process started to do its own work, is no orphan: rn_kill_orphans() leaves
+ * it alone until rn_unspare(pid). -1 when too many are spared already. */
+int rn_spare(pid_t pid);
+void rn_unspare(pid_t pid);
 
 /* Describes res for a person in one line, e.g. "exited with status 3", "killed by signal 11
  * (Segmentation fault)", "timed out after 10.0 s". Writes into buf (always NUL-terminated). */
