@@ -3,6 +3,7 @@
 #include "batch.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -282,8 +283,149 @@ static size_t compiles_ahead(void)
     return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
+/* ---- one worker per GPU ---- */
+
+/* The K-th entry of CUDA_VISIBLE_DEVICES where it is set ("2,3": K=1 is 3), else K. */
+static void gpu_name(unsigned k, char *buf, size_t size)
+{
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    snprintf(buf, size, "%u", k);
+    for (unsigned i = 0; v && *v; ++i) {
+        size_t n = strcspn(v, ",");
+        if (i == k) {
+            snprintf(buf, size, "%.*s", (int)n, v);
+            return;
+        }
+        v += n + (v[n] == ',');
+    }
+}
+
+/* Appends the rows of part (a gradebook) to book, without its header; 0, or -1. */
+static int append_rows(FILE *book, const char *part, int with_header)
+{
+    FILE *in = fopen(part, "rb");
+    if (!in)
+        return -1;
+    int c, line = 0;
+    while ((c = fgetc(in)) != EOF) {
+        if (line > 0 || with_header)
+            fputc(c, book);
+        if (c == '\n' && line == 0)
+            line = 1; /* the header is one line: none of its fields holds a newline */
+    }
+    fclose(in);
+    return ferror(book) ? -1 : 0;
+}
+
+static void copy_folder(const char *from, const char *to)
+{
+    DIR *d = opendir(from);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char a[4800], b[4800], why[64];
+        snprintf(a, sizeof a, "%.4400s/%.256s", from, e->d_name);
+        snprintf(b, sizeof b, "%.4400s/%.256s", to, e->d_name);
+        size_t n = 0;
+        char *bytes = wi_read_bytes(a, (size_t)64 << 20, &n, why, sizeof why);
+        if (bytes)
+            write_text(b, bytes, n, 0644);
+        free(bytes);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* Runs opt's batch as opt->gpus workers, one a GPU, and joins what they wrote. */
+static int run_on_gpus(const gr_config *cfg, const bt_options *opt, FILE *progress)
+{
+    char book_path[4300];
+    snprintf(book_path, sizeof book_path, "%s/gradebook.csv", opt->out);
+    if (!opt->resume && access(book_path, F_OK) == 0) {
+        fprintf(stderr,
+                "grade: '%s' exists: add --resume to go on with that batch, or choose another "
+                "--output folder\n",
+                book_path);
+        return 2;
+    }
+    if (make_dir(opt->out) != 0) {
+        fprintf(stderr, "grade: cannot make the output folder '%s'\n", opt->out);
+        return 3;
+    }
+    if (progress)
+        fprintf(progress, "grade: one worker on each of %u GPUs\n", opt->gpus);
+    pid_t pids[64];
+    unsigned n = opt->gpus < 64 ? opt->gpus : 64;
+    fflush(NULL);
+    for (unsigned k = 0; k < n; ++k) {
+        pids[k] = fork();
+        if (pids[k] == 0) {
+            char gpu[32], out[4300], work[4300];
+            gpu_name(k, gpu, sizeof gpu);
+            setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+            snprintf(out, sizeof out, "%s/gpu-%u", opt->out, k);
+            snprintf(work, sizeof work, "%s/gpu-%u", opt->workdir, k);
+            bt_options mine = *opt;
+            mine.gpus = 1;
+            mine.shard = k;
+            mine.shards = n;
+            mine.out = out;
+            mine.workdir = work;
+            char book[4400];
+            snprintf(book, sizeof book, "%s/gradebook.csv", out);
+            mine.resume = access(book, F_OK) == 0; /* each worker goes on with its own */
+            int status = make_dir(work) == 0 ? bt_run(cfg, &mine, progress) : 3;
+            fflush(NULL);
+            _exit(status);
+        }
+        if (pids[k] > 0)
+            rn_spare(pids[k]);
+    }
+    int worst = 0;
+    for (unsigned k = 0; k < n; ++k) {
+        int st = 0;
+        if (pids[k] <= 0) {
+            worst = 3;
+            continue;
+        }
+        while (waitpid(pids[k], &st, 0) < 0 && errno == EINTR)
+            ;
+        rn_unspare(pids[k]);
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 3;
+        worst = code > worst ? code : worst;
+    }
+    /* OUT/gradebook.csv made anew from the workers' (each resumable on its own). */
+    char tmp[4400];
+    snprintf(tmp, sizeof tmp, "%s.new", book_path);
+    FILE *book = fopen(tmp, "wb");
+    int joined = 0;
+    for (unsigned k = 0; book && k < n; ++k) {
+        char part[4400], dir[4400], to[4400];
+        snprintf(part, sizeof part, "%s/gpu-%u/gradebook.csv", opt->out, k);
+        if (append_rows(book, part, joined == 0) == 0)
+            joined++;
+        static const char *const sub[] = {"feedback", "results"};
+        for (int i = 0; i < 2; ++i) {
+            snprintf(dir, sizeof dir, "%s/gpu-%u/%s", opt->out, k, sub[i]);
+            snprintf(to, sizeof to, "%s/%s", opt->out, sub[i]);
+            make_dir(to);
+            copy_folder(dir, to);
+        }
+    }
+    if (!book || fclose(book) != 0 || rename(tmp, book_path) != 0) {
+        fprintf(stderr, "grade: cannot write '%s'\n", book_path);
+        return 3;
+    }
+    if (progress)
+        fprintf(progress, "grade: joined the gradebooks of %d of %u workers into %s\n", joined, n,
+                book_path);
+    return joined == (int)n ? worst : (worst > 3 ? worst : 3);
+}
+
 int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
 {
+    if (opt->gpus > 1 && !opt->shards)
+        return run_on_gpus(cfg, opt, progress);
     char why[1024];
     in_batch b;
     if (in_scan(opt->submissions, opt->labs, opt->nlabs, &b, why, sizeof why) != 0) {

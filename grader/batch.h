@@ -31,6 +31,8 @@ typedef struct bt_options {
     int keep;               /* keep each lab's work folder */
     unsigned shard, shards; /* shards > 0: only the submissions (sorted by name) whose index
                              * modulo shards is shard */
+    unsigned gpus; /* > 1 (and no shards): one worker per GPU, each a share of the batch with
+                    * CUDA_VISIBLE_DEVICES set to its GPU, into OUT/gpu-K/, joined into OUT */
 } bt_options;
 
 /* Grades the batch; progress lines go to progress (NULL: none). Returns the grader's exit

@@ -443,7 +443,8 @@ static int cmd_batch(session *s)
                      .workdir = s->base,
                      .keep = opt->keep,
                      .shard = opt->shard,
-                     .shards = opt->shards};
+                     .shards = opt->shards,
+                     .gpus = dev.count > 0 ? (unsigned)dev.count : 1};
     return bt_run(&s->cfg, &bo, opt->quiet ? NULL : stderr);
 #else
     (void)s;

@@ -59,7 +59,7 @@ static int teardown(void **state)
     return system(cmd);
 }
 
-static int run(const char *out, int resume, unsigned shard, unsigned shards)
+static int run_gpus(const char *out, int resume, unsigned shard, unsigned shards, unsigned gpus)
 {
     gr_config cfg = {.root = CL_SOURCE_DIR,
                      .worker = "/bin/false",
@@ -82,8 +82,14 @@ static int run(const char *out, int resume, unsigned shard, unsigned shards)
                     .nlabs = 1,
                     .workdir = work,
                     .shard = shard,
-                    .shards = shards};
+                    .shards = shards,
+                    .gpus = gpus};
     return bt_run(&cfg, &o, NULL);
+}
+
+static int run(const char *out, int resume, unsigned shard, unsigned shards)
+{
+    return run_gpus(out, resume, shard, shards, 1);
 }
 
 static void assert_row(const char *out, const char *student, const char *verdict,
@@ -167,11 +173,28 @@ static void test_shards_and_resume(void **state)
     assert_int_equal(rows("sharded"), 5);
 }
 
+/* Two GPUs: a worker each, with a share of the batch, joined into one gradebook. */
+static void test_a_worker_per_gpu(void **state)
+{
+    (void)state;
+    assert_int_equal(run_gpus("two", 0, 0, 0, 2), 1);
+    assert_int_equal(rows("two"), 5);
+    assert_row("two", "ann", "FAIL", "did not run");
+    assert_row("two", "dee", "MISSING", NULL);
+    assert_row("two", "eve", "REFUSED", NULL);
+    assert_int_equal(files_in("two", "feedback"), 5);
+    assert_int_equal(files_in("two", "results"), 5);
+    assert_int_equal(run_gpus("two", 0, 0, 0, 2), 2); /* exists: needs --resume */
+    assert_int_equal(run_gpus("two", 1, 0, 0, 2), 0); /* resumed: nothing left to grade */
+    assert_int_equal(rows("two"), 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_batch_without_a_gpu),
         cmocka_unit_test(test_shards_and_resume),
+        cmocka_unit_test(test_a_worker_per_gpu),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
