@@ -9,6 +9,23 @@
 #include "runner.h"
 #include "warpfig.h"
 
+/* A load or store of size bytes must start at a multiple of size: the GPU faults otherwise
+ * ("misaligned address"), so such a request is refused rather than costed. */
+static int aligned(const cl_request *req, char *err, size_t err_size)
+{
+    for (int lane = 0; lane < CL_WARP_SIZE; ++lane)
+        if ((req->active >> lane) & 1u && req->addr[lane] % req->size) {
+            snprintf(err, err_size,
+                     "lane %d's address is %llu bytes past a multiple of %u: a %u-byte access "
+                     "there faults on the GPU (misaligned address); start every lane at a "
+                     "multiple of %u (--offset, --stride, --addresses)",
+                     lane, (unsigned long long)(req->addr[lane] % req->size), req->size, req->size,
+                     req->size);
+            return 2;
+        }
+    return 0;
+}
+
 int md_request(const cli_options *o, cl_request *req, char *err, size_t err_size)
 {
     memset(req, 0, sizeof *req);
@@ -17,7 +34,7 @@ int md_request(const cli_options *o, cl_request *req, char *err, size_t err_size
          * stride stays positive. */
         cl_request_strided(req, (uint64_t)1 << 40, o->model_offset, o->model_stride, o->model_size,
                            o->model_active);
-        return 0;
+        return aligned(req, err, err_size);
     }
     req->size = o->model_size;
     const char *p = o->model_addresses;
@@ -44,7 +61,7 @@ int md_request(const cli_options *o, cl_request *req, char *err, size_t err_size
         snprintf(err, err_size, "--addresses needs at least one address");
         return 2;
     }
-    return 0;
+    return aligned(req, err, err_size);
 }
 
 void md_print(FILE *out, const cl_request *req)

@@ -54,6 +54,11 @@ check model-float4 0 "32-byte sectors touched            16" -- "$grade" --model
 check model-halfwarp 0 "32-byte sectors touched             2" -- "$grade" --model --active 0xffff
 check model-addresses 0 "bytes asked for (unique)           16" -- "$grade" --model --addresses 0,4,8,12
 check model-bad-size 2 "must be 1, 2, 4, 8 or 16" -- "$grade" --model --size 3
+# A float4 or float2 access must be aligned to its size: the GPU faults otherwise.
+check model-misaligned-float4 2 "faults on the GPU (misaligned address)" -- "$grade" --model --size 16 --offset 8
+check model-misaligned-float2 2 "lane 0's address is 4 bytes past a multiple of 8" -- "$grade" --model --size 8 --offset 4
+check model-misaligned-list 2 "lane 1's address" -- "$grade" --model --size 4 --addresses 0,6
+check model-float4-at-16 0 "32-byte sectors touched            17" -- "$grade" --model --size 16 --offset 16
 check model-with-lab 2 "takes no lab" -- "$grade" --model 01
 "$grade" --model --offset 4 --figure "$work/fig.dot" > /dev/null 2>&1
 if grep -q "5 sectors touched" "$work/fig.dot" && grep -c "^  lane[0-9]* -> s" "$work/fig.dot" | grep -qx 32; then
