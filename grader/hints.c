@@ -39,7 +39,7 @@ void hn_signature(const char *what, double spr, double bpr, char *buf, size_t si
                  "each thread reads one field of a 12-byte struct. Keep each field in an array "
                  "of its own (structure of arrays).",
                  what, bpr);
-    else if (near(waste, 1.25, 0.1))
+    else if (near(waste, 1.25, 0.1) || (ideal >= 2 && near(spr, ideal + 1, 0.15)))
         snprintf(buf, size,
                  "%s: %.1f sectors per request where %.0f would carry the bytes: each warp's "
                  "words are contiguous but start off a 32-byte boundary, as rows do whose length "
@@ -53,7 +53,8 @@ void hn_signature(const char *what, double spr, double bpr, char *buf, size_t si
     else if (near(waste, 4, 0.5))
         snprintf(buf, size,
                  "%s: %.1f sectors per request, four times the %.0f needed: lanes use one word "
-                 "in four (lanes 16 bytes apart). Map consecutive threads to consecutive words.",
+                 "in four (each lane four words from the next). Map consecutive threads to "
+                 "consecutive words.",
                  what, spr, ideal);
     else
         snprintf(buf, size,
