@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gradebook.h"
@@ -20,13 +19,6 @@
 #include "report.h"
 #include "runner.h"
 #include "wire.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 void bt_file_name(const char *name, char *buf, size_t size)
 {
@@ -485,7 +477,7 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
         for (size_t l = 0; l < opt->nlabs; ++l)
             if (!gb_has(&done, b.students[i].name, opt->labs[l]->id))
                 rows[nrows++] = (pending){i, l, 0};
-    double start = now_s();
+    double start = rn_now_s();
     int status = 0;
     unsigned serial = 0;
     for (size_t i = 0; i < b.n && status < 2; ++i) {
@@ -503,12 +495,12 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
             if (rows && current < nrows)
                 wait_ahead(&rows[current]);
             current++;
-            double t = now_s();
+            double t = rn_now_s();
             gb_row row = {.student = st->name, .lab = spec->id};
             char *report = NULL, *results = NULL;
             static oc_outcome o;
             grade_one(cfg, opt, st, l, serial++, &row, &report, &results, &o);
-            row.seconds = now_s() - t;
+            row.seconds = rn_now_s() - t;
             char part[4400], json[4400], dir[4400];
             snprintf(dir, sizeof dir, "%s/feedback/.parts/%s", opt->out, file);
             part_path(opt, file, spec->id, "txt", part, sizeof part);
@@ -527,7 +519,7 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
             wrote = 1;
             finished++;
             if (progress) {
-                double spent = now_s() - start, each = spent / (double)finished;
+                double spent = rn_now_s() - start, each = spent / (double)finished;
                 fprintf(progress, "[%zu/%zu] %s, lab %s: %s %d/%d (%.1f s", finished, todo,
                         st->name, spec->id, row.verdict, row.score, row.max_score, row.seconds);
                 if (finished < todo) {
@@ -555,7 +547,7 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
     gb_done_free(&done);
     in_free(&b);
     if (progress && status < 2) {
-        double spent = now_s() - start;
+        double spent = rn_now_s() - start;
         fprintf(progress, "grade: %zu rows graded in ", finished);
         say_time(progress, spent);
         if (finished)

@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -521,20 +520,13 @@ static void scan_device_code(const lab_files *f, oc_outcome *o)
                  seen[0] ? seen : "nothing");
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* spec's check of the outputs in dir, its time added to o->check_s. */
 static int timed_check(const lab_spec *spec, oc_outcome *o, const char *dir, uint64_t seed,
                        const cl_shape *shape, lab_check *out)
 {
-    double t = now_s();
+    double t = rn_now_s();
     int rc = spec->check(dir, seed, shape, out);
-    o->check_s += now_s() - t;
+    o->check_s += rn_now_s() - t;
     return rc;
 }
 
@@ -964,6 +956,24 @@ static void consider_worst(oc_outcome *o, const char *kernel, const ta_instructi
  * `scale` times as many: the tracer computes it launch by launch from the warps it sampled and
  * the records its buffer dropped. Kernels of one lab can differ in both, so tallies are scaled
  * before they are added up. */
+
+/* A place the trace names (file, line), for the report: only the file that was compiled is
+ * quoted (its line's text), under the name the student knows it by, since a #line directive can
+ * name any file; any other is shown as it is. Both are stripped of terminal controls. */
+static void name_place(const gr_config *cfg, const lab_files *f, const oc_outcome *o, char *file,
+                       size_t file_size, unsigned line, char *text, size_t text_size)
+{
+    if (same_file(file, f->source)) {
+        if (line)
+            source_line(f->source, line, text, text_size);
+        snprintf(file, file_size, "%.1000s", o->kernel_path);
+    } else {
+        shown_path(cfg, file);
+    }
+    wi_clean_text(file);
+    wi_clean_text(text);
+}
+
 static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, const lab_files *f)
 {
     for (size_t i = 0; i < t->nkernels; ++i) {
@@ -985,30 +995,16 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
         o->oob_reads += (double)k->oob_reads;
     }
     if (o->oob_reads) {
-        if (same_file(o->oob_file, f->source)) {
-            if (o->oob_line)
-                source_line(f->source, o->oob_line, o->oob_text, sizeof o->oob_text);
-            snprintf(o->oob_file, sizeof o->oob_file, "%.1000s", o->kernel_path);
-        } else {
-            shown_path(cfg, o->oob_file);
-        }
+        name_place(cfg, f, o, o->oob_file, sizeof o->oob_file, o->oob_line, o->oob_text,
+                   sizeof o->oob_text);
         wi_clean_text(o->oob_kernel);
-        wi_clean_text(o->oob_file);
-        wi_clean_text(o->oob_text);
     }
     for (int i = 0; i < 2; ++i) {
         oc_worst *w = &o->worst[i];
-        /* Only the file that was compiled is quoted, under the name the student knows it by: a
-         * #line directive can name any file. */
-        if (w->found && same_file(w->file, f->source)) {
-            if (w->line)
-                source_line(f->source, w->line, w->text, sizeof w->text);
-            snprintf(w->file, sizeof w->file, "%.1000s", o->kernel_path);
-        } else {
+        if (w->found)
+            name_place(cfg, f, o, w->file, sizeof w->file, w->line, w->text, sizeof w->text);
+        else
             shown_path(cfg, w->file);
-        }
-        wi_clean_text(w->file);
-        wi_clean_text(w->text);
     }
 }
 
@@ -1162,28 +1158,28 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     scan_device_code(f, o);
     if (o->refused[0] || o->run_problem[0])
         return; /* refused as compiled: its host code never runs */
-    double t = now_s();
+    double t = rn_now_s();
     int recorded = record_run(cfg, spec, o, f) == 0;
-    o->record_s = now_s() - t;
+    o->record_s = rn_now_s() - t;
     if (!recorded || o->refused[0])
         return;
     if (prepare_replays(spec, o, f, image, image_size) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem, "cannot prepare the replays' folder");
         return;
     }
-    t = now_s();
+    t = rn_now_s();
     correctness_run(cfg, spec, o, f);
-    o->run_s = now_s() - t;
+    o->run_s = rn_now_s() - t;
     if (!o->ran || o->run_problem[0] || !o->guards_intact || !o->check_ok || !o->check.passed)
         return;
-    t = now_s();
+    t = rn_now_s();
     if (cfg->trace)
         trace_run(cfg, spec, o, f);
-    o->trace_wall_s = now_s() - t;
-    t = now_s();
+    o->trace_wall_s = rn_now_s() - t;
+    t = rn_now_s();
     if (cfg->counters)
         counters_run(cfg, spec, o, f);
-    o->counters_s = now_s() - t;
+    o->counters_s = rn_now_s() - t;
 }
 
 /* The work folder's files of a lab's grading (lab_files), for workdir. */
@@ -1217,7 +1213,7 @@ int gr_precompile(const gr_config *cfg, const lab_spec *spec, const char *workdi
 
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
 {
-    double start = now_s();
+    double start = rn_now_s();
     memset(o, 0, sizeof *o);
     o->spec = spec;
     snprintf(o->workdir, sizeof o->workdir, "%s", workdir);
@@ -1248,6 +1244,6 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
             run_compiled(cfg, spec, o, &f, image, image_size);
     }
     free(image);
-    o->total_s = now_s() - start;
+    o->total_s = rn_now_s() - start;
     gr_decide(o);
 }

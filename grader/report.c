@@ -521,18 +521,17 @@ static char *lab_text(const oc_outcome *o)
 }
 
 /* The graded parts of a lab, each with its points, its maximum and what to tell about it (the
- * correctness part: the whole text report). Returns how many; parts[0].message is owned. */
+ * correctness part: text, the whole text report). Returns how many. */
 typedef struct part {
     const char *name;
     int score, max;
     const char *message;
 } part;
 
-static int lab_parts(const oc_outcome *o, part parts[4], char **text)
+static int lab_parts(const oc_outcome *o, part parts[4], const char *text)
 {
     const lab_spec *s = o->spec;
-    *text = lab_text(o);
-    parts[0] = (part){"correctness", o->score_correct, s->points_correct, *text};
+    parts[0] = (part){"correctness", o->score_correct, s->points_correct, text};
     parts[1] = (part){"load coalescing", o->score_load, s->points_load, o->reason};
     parts[2] = (part){"store coalescing", o->score_store, s->points_store, o->reason};
     parts[3] = (part){"speed", o->score_speed, s->points_speed, o->reason};
@@ -555,20 +554,22 @@ static void gradescope_test(cJSON *tests, const oc_outcome *o, const char *part,
     cJSON_AddItemToArray(tests, t);
 }
 
-char *rp_gradescope(const oc_outcome *outcomes, size_t n)
+/* Gradescope's results of outcomes; text, when not NULL, is every part's output (else the
+ * correctness part gets the lab's text report, the others its reason). */
+static char *gradescope_results(const oc_outcome *outcomes, size_t n, const char *text)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");
     double score = 0;
     for (size_t i = 0; i < n; ++i) {
         part parts[4];
-        char *text;
-        int nparts = lab_parts(&outcomes[i], parts, &text);
+        char *report = text ? NULL : lab_text(&outcomes[i]);
+        int nparts = lab_parts(&outcomes[i], parts, report);
         for (int k = 0; k < nparts; ++k)
             gradescope_test(tests, &outcomes[i], parts[k].name, parts[k].score, parts[k].max,
-                            parts[k].message, outcomes[i].spec->visibility[k]);
+                            text ? text : parts[k].message, outcomes[i].spec->visibility[k]);
         score += outcomes[i].score;
-        free(text);
+        free(report);
     }
     cJSON_AddNumberToObject(root, "score", score);
     char *json = cJSON_Print(root);
@@ -576,23 +577,17 @@ char *rp_gradescope(const oc_outcome *outcomes, size_t n)
     return json;
 }
 
+char *rp_gradescope(const oc_outcome *outcomes, size_t n)
+{
+    return gradescope_results(outcomes, n, NULL);
+}
+
 char *rp_gradescope_ungraded(const lab_spec *s, const char *reason)
 {
-    static const char *const names[] = {"correctness", "load coalescing", "store coalescing",
-                                        "speed"};
-    const int max[] = {s->points_correct, s->points_load, s->points_store, s->points_speed};
-    oc_outcome o;
+    oc_outcome o; /* nothing graded: every part 0 */
     memset(&o, 0, sizeof o);
     o.spec = s;
-    cJSON *root = cJSON_CreateObject();
-    cJSON *tests = cJSON_AddArrayToObject(root, "tests");
-    for (int k = 0; k < 4; ++k)
-        if (k < 3 || s->points_speed > 0)
-            gradescope_test(tests, &o, names[k], 0, max[k], reason, s->visibility[k]);
-    cJSON_AddNumberToObject(root, "score", 0);
-    char *json = cJSON_Print(root);
-    cJSON_Delete(root);
-    return json;
+    return gradescope_results(&o, 1, reason);
 }
 
 /* One test of a GitHub Classroom runner result: a part of a lab, all its points or none. */
@@ -624,8 +619,8 @@ char *rp_classroom(const oc_outcome *outcomes, size_t n)
     for (size_t i = 0; i < n; ++i) {
         const oc_outcome *o = &outcomes[i];
         part parts[4];
-        char *text;
-        int nparts = lab_parts(o, parts, &text);
+        char *text = lab_text(o);
+        int nparts = lab_parts(o, parts, text);
         for (int k = 0; k < nparts; ++k) {
             classroom_test(tests, o, parts[k].name, parts[k].score, parts[k].max, parts[k].message);
             max_score += parts[k].max;

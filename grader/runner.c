@@ -68,7 +68,7 @@ typedef struct sink {
     size_t dropped;
 } sink;
 
-static double now_s(void)
+double rn_now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -352,7 +352,7 @@ static void supervise(pid_t pid, int out_fd, double start, double timeout_s, sin
     double end = start;
 
     for (;;) {
-        double t = now_s();
+        double t = rn_now_s();
         if (!exited && has_exited(pid)) {
             exited = true;
             end = t;
@@ -412,7 +412,7 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
 
     int out[2] = {-1, -1}, status[2] = {-1, -1};
     sink s;
-    double start = now_s();
+    double start = rn_now_s();
     if (!sink_init(&s, opt->output_cap)) {
         set_start_failed(res, NULL);
         goto done;
@@ -439,7 +439,7 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
     child_report rep;
     if (read_report(status[0], &rep)) {
         reap(pid);
-        res->elapsed_s = now_s() - start;
+        res->elapsed_s = rn_now_s() - start;
         set_start_failed(res, describe_report(&rep, argv, opt));
         goto done;
     }
@@ -533,9 +533,9 @@ static int kill_children(void)
 int rn_kill_orphans(void)
 {
     int total = 0;
-    double deadline = now_s() + 10.0;
+    double deadline = rn_now_s() + 10.0;
     /* Killed children may have been forking: go on until a round finds none. */
-    for (int found = kill_children(); found > 0 && now_s() < deadline; found = kill_children()) {
+    for (int found = kill_children(); found > 0 && rn_now_s() < deadline; found = kill_children()) {
         total += found;
         while (waitpid(-1, NULL, WNOHANG) > 0)
             ;

@@ -57,6 +57,9 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res);
 
 void rn_result_free(rn_result *res);
 
+/* Seconds on the monotonic clock: for measuring how long a step took. */
+double rn_now_s(void);
+
 /* Makes this process adopt every orphan among its descendants (PR_SET_CHILD_SUBREAPER), so
  * that what a child leaves running when it ends is still ours to stop. Returns 0, or -1 where
  * the kernel does not offer it. */

@@ -69,12 +69,7 @@ grade_kernel() {
     file=$1
     shift
     "$grade" --format json --output "$report" --seed 7 "$@" --kernel "$file" 01 2>"$out/stderr"
-    status=$?
-    "$jget" "$report" passed >/dev/null || fail "the JSON report does not parse (exit status $status)"
-    verdict=$(get labs.0.verdict)
-    ld=$("$jget" "$report" labs.0.coalescing.loads.efficiency 2>/dev/null)
-    st=$("$jget" "$report" labs.0.coalescing.stores.efficiency 2>/dev/null)
-    echo "$case: exit $status, verdict $verdict, loads $ld, stores $st, reason: $(get labs.0.reason)"
+    read_report $?
 }
 
 started=$(date +%s)

@@ -50,7 +50,13 @@ grade_case() {
     *) mutant "$lab-$slug"; set -- "$@" --kernel "$kfile" "$lab" ;;
     esac
     "$grade" --format json --output "$report" --seed "$seed" "$@" 2>"$out/stderr"
-    status=$?
+    read_report $?
+}
+
+# read_report STATUS: after a grade that wrote $report and exited STATUS, sets status, verdict,
+# ld and st, and prints the case's line and the engines' line.
+read_report() {
+    status=$1
     "$jget" "$report" passed >/dev/null || fail "the JSON report does not parse (exit status $status)"
     verdict=$(get labs.0.verdict)
     ld=$("$jget" "$report" labs.0.coalescing.loads.efficiency 2>/dev/null)

@@ -628,6 +628,26 @@ static void check_classroom(const oc_outcome *o, size_t n, const char *status)
     cJSON_Delete(root);
 }
 
+/* A lab that was not graded (no file, a refused one): each part 0 points, the reason its output. */
+static void test_gradescope_ungraded(void **state)
+{
+    (void)state;
+    char *text = rp_gradescope_ungraded(lab_find("04"), "no kernel file for lab 04");
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    assert_int_equal(cJSON_GetObjectItem(root, "score")->valueint, 0);
+    cJSON *tests = cJSON_GetObjectItem(root, "tests"), *t;
+    assert_int_equal(cJSON_GetArraySize(tests), 4); /* lab 04 has a speed part */
+    cJSON_ArrayForEach(t, tests)
+    {
+        assert_int_equal(cJSON_GetObjectItem(t, "score")->valueint, 0);
+        assert_string_equal(cJSON_GetObjectItem(t, "output")->valuestring,
+                            "no kernel file for lab 04");
+    }
+    cJSON_Delete(root);
+}
+
 static void test_classroom_runner_result(void **state)
 {
     (void)state;
@@ -682,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_text_wraps_long_lines),
         cmocka_unit_test(test_text_speed_gate_and_trace_size),
         cmocka_unit_test(test_json_and_gradescope_speed_part),
+        cmocka_unit_test(test_gradescope_ungraded),
         cmocka_unit_test(test_classroom_runner_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
