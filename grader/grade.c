@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,13 +521,13 @@ static void scan_device_code(const lab_files *f, oc_outcome *o)
                  seen[0] ? seen : "nothing");
 }
 
-/* spec's check of the outputs in dir, its time added to o->check_s. */
-static int timed_check(const lab_spec *spec, oc_outcome *o, const char *dir, uint64_t seed,
+/* spec's check of the outputs in dir, its time added to *seconds. */
+static int timed_check(const lab_spec *spec, double *seconds, const char *dir, uint64_t seed,
                        const cl_shape *shape, lab_check *out)
 {
     double t = rn_now_s();
     int rc = spec->check(dir, seed, shape, out);
-    o->check_s += rn_now_s() - t;
+    *seconds += rn_now_s() - t;
     return rc;
 }
 
@@ -669,10 +670,24 @@ static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, con
     return req;
 }
 
+/* What the CPU checks of the correctness run found. They are made apart from the outcome, so
+ * that they can run while the engines measure (the engines' results are kept only when the
+ * checks pass), and merged into it with apply_checks. */
+typedef struct checks {
+    int check_ok; /* the spec could compare the outputs */
+    lab_check check;
+    char check_at[160];      /* the check shape check is of, in words; "" the graded one */
+    unsigned shapes_checked; /* the graded problem and the small shapes checked */
+    char run_problem[512];   /* a small shape's replay left no usable record */
+    int guards_broken;       /* a small shape's replay wrote outside its outputs */
+    int recorded_run_correct;
+    double seconds;
+} checks;
+
 /* The outputs the correctness run made on the lab's small check shapes (run/check-K): the first
  * one wrong, or written out of bounds, becomes the lab's check, named by its shape. */
-static void check_small_shapes(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                               const lab_files *f)
+static void check_small_shapes(const gr_config *cfg, const lab_spec *spec, const lab_files *f,
+                               checks *c)
 {
     const cl_shapes *shapes = spec->shapes;
     for (unsigned k = 0; k < shapes->nchecks; ++k) {
@@ -680,28 +695,77 @@ static void check_small_shapes(const gr_config *cfg, const lab_spec *spec, oc_ou
         snprintf(name, sizeof name, WI_CHECK_DIR, k);
         snprintf(dir, sizeof dir, "%s/%s", f->replay[REPLAY_RUN], name);
         static wi_result res;
-        static lab_check c;
+        static lab_check small;
         int read = ch_read_result(dir, &res, bad, sizeof bad) == 0 && res.has_run;
-        int rc = read ? timed_check(spec, o, dir, cfg->seed, &shapes->checks[k], &c) : -1;
-        o->shapes_checked++;
-        if (read && rc == 0 && c.passed && res.run.guards_intact)
+        int rc =
+            read ? timed_check(spec, &c->seconds, dir, cfg->seed, &shapes->checks[k], &small) : -1;
+        c->shapes_checked++;
+        if (read && rc == 0 && small.passed && res.run.guards_intact)
             continue;
-        shapes->describe(&shapes->checks[k], o->check_at, sizeof o->check_at);
+        shapes->describe(&shapes->checks[k], c->check_at, sizeof c->check_at);
         if (!read) {
-            snprintf(o->run_problem, sizeof o->run_problem,
-                     "the replay at %s left no usable record: %.300s", o->check_at, bad);
-        } else if (rc != 0 || !c.passed) {
-            o->check = c;
-            o->check_ok = rc == 0;
+            snprintf(c->run_problem, sizeof c->run_problem,
+                     "the replay at %s left no usable record: %.300s", c->check_at, bad);
+        } else if (rc != 0 || !small.passed) {
+            c->check = small;
+            c->check_ok = rc == 0;
         } else {
-            o->guards_intact = 0;
+            c->guards_broken = 1;
         }
         return;
     }
 }
 
-/* The correctness run (and, unless switched off, the timing engine): a replay, its outputs
- * checked here, on the graded problem and the lab's small check shapes. */
+/* The CPU checks of what the correctness replay made (run/), and of the recording's own run
+ * where that tells more. clean: the replay ran to the end within its outputs; only then are
+ * the small shapes checked. Reads files; touches nothing else. */
+static void check_outputs(const gr_config *cfg, const lab_spec *spec, const lab_files *f, int clean,
+                          checks *c)
+{
+    memset(c, 0, sizeof *c);
+    const cl_shape *graded = &spec->shapes->graded;
+    c->check_ok =
+        timed_check(spec, &c->seconds, f->replay[REPLAY_RUN], cfg->seed, graded, &c->check) == 0;
+    c->shapes_checked = 1;
+    int passed = c->check_ok && c->check.passed;
+    if (passed && clean)
+        check_small_shapes(cfg, spec, f, c);
+    passed = c->check_ok && c->check.passed;
+    if (passed && spec->student_setup) {
+        /* The student's own functions set the problem up (a replay does that itself): their
+         * whole run, as the recording made it, must be right too. */
+        static lab_check own;
+        int rc = timed_check(spec, &c->seconds, f->rec, cfg->seed, graded, &own);
+        if (rc != 0 || !own.passed) {
+            c->check = own;
+            c->check_ok = rc == 0;
+        }
+    }
+    if (c->check_ok && !c->check.passed && !spec->student_setup) {
+        /* Did the launcher's own run get it right? Then the work was not all in the kernels
+         * it launched. */
+        static lab_check own;
+        c->recorded_run_correct =
+            timed_check(spec, &c->seconds, f->rec, cfg->seed, graded, &own) == 0 && own.passed;
+    }
+}
+
+static void apply_checks(oc_outcome *o, const checks *c)
+{
+    o->check_ok = c->check_ok;
+    o->check = c->check;
+    snprintf(o->check_at, sizeof o->check_at, "%s", c->check_at);
+    o->shapes_checked = c->shapes_checked;
+    if (c->run_problem[0] && !o->run_problem[0])
+        snprintf(o->run_problem, sizeof o->run_problem, "%s", c->run_problem);
+    if (c->guards_broken)
+        o->guards_intact = 0;
+    o->recorded_run_correct = c->recorded_run_correct;
+    o->check_s += c->seconds;
+}
+
+/* The correctness replay (and, unless switched off, the timing engine): a child whose outputs
+ * are checked (check_outputs) on the graded problem and the lab's small check shapes. */
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                             const lab_files *f)
 {
@@ -733,31 +797,6 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
             o->sol_bytes_per_s = res.timing.copy.bytes_per_s;
             o->baseline_ms = res.timing.has_baseline ? res.timing.baseline.median_ms : 0;
         }
-    }
-    if (o->ran) {
-        progress(cfg, "[%s] checking the outputs against the CPU reference\n", spec->id);
-        o->check_ok = timed_check(spec, o, f->replay[REPLAY_RUN], cfg->seed, &spec->shapes->graded,
-                                  &o->check) == 0;
-        o->shapes_checked = 1;
-    }
-    if (o->ran && o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact)
-        check_small_shapes(cfg, spec, o, f);
-    if (o->ran && o->check_ok && o->check.passed && spec->student_setup) {
-        /* The student's own functions set the problem up (a replay does that itself): their
-         * whole run, as the recording made it, must be right too. */
-        static lab_check own;
-        int rc = timed_check(spec, o, f->rec, cfg->seed, &spec->shapes->graded, &own);
-        if (rc != 0 || !own.passed) {
-            o->check = own;
-            o->check_ok = rc == 0;
-        }
-    }
-    if (o->ran && o->check_ok && !o->check.passed && !spec->student_setup) {
-        /* Did the launcher's own run get it right? Then the work was not all in the kernels
-         * it launched. */
-        lab_check own;
-        o->recorded_run_correct =
-            timed_check(spec, o, f->rec, cfg->seed, &spec->shapes->graded, &own) == 0 && own.passed;
     }
 }
 
@@ -818,7 +857,7 @@ static void check_measured(const gr_config *cfg, const lab_spec *spec, oc_outcom
      * another order, a smaller problem) is checked against the CPU reference again. */
     if (read && res.run.guards_intact && gr_same_outputs(checked, dir))
         return;
-    int rc = read ? timed_check(spec, o, dir, cfg->seed, shape, &o->measured_check) : -1;
+    int rc = read ? timed_check(spec, &o->check_s, dir, cfg->seed, shape, &o->measured_check) : -1;
     if (read && rc == 0 && o->measured_check.passed && res.run.guards_intact)
         return;
     snprintf(o->measured_wrong, sizeof o->measured_wrong, "%s", how);
@@ -1150,8 +1189,71 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     }
 }
 
+/* The engines that measure a correct run: the trace, then the counters. */
+static void measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const lab_files *f)
+{
+    double t = rn_now_s();
+    if (cfg->trace)
+        trace_run(cfg, spec, o, f);
+    o->trace_wall_s = rn_now_s() - t;
+    t = rn_now_s();
+    if (cfg->counters)
+        counters_run(cfg, spec, o, f);
+    o->counters_s = rn_now_s() - t;
+}
+
+typedef struct check_job {
+    const gr_config *cfg;
+    const lab_spec *spec;
+    const lab_files *f;
+    int clean;
+    checks found;
+} check_job;
+
+static void *check_thread(void *arg)
+{
+    check_job *j = arg;
+    check_outputs(j->cfg, j->spec, j->f, j->clean, &j->found);
+    return NULL;
+}
+
+/* The CPU checks of the correctness run, then the engines, which measure a correct run only.
+ * Where the run ended cleanly the checks run on a thread of their own while the engines
+ * measure (the engines are GPU children; the checks, the grader's own code on files that no
+ * child writes any more), and what the engines found is forgotten when the checks fail. */
+static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                              const lab_files *f)
+{
+    progress(cfg, "[%s] checking the outputs against the CPU reference\n", spec->id);
+    static check_job job;
+    job = (check_job){
+        .cfg = cfg, .spec = spec, .f = f, .clean = !o->run_problem[0] && o->guards_intact};
+    pthread_t thread;
+    int beside = job.clean && (cfg->trace || cfg->counters) &&
+                 pthread_create(&thread, NULL, check_thread, &job) == 0;
+    if (!beside)
+        check_thread(&job);
+    static oc_outcome unmeasured;
+    if (beside) {
+        unmeasured = *o;
+        measure(cfg, spec, o, f);
+        pthread_join(thread, NULL);
+    }
+    apply_checks(o, &job.found);
+    int correct = o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact;
+    if (beside && !correct) {
+        double trace_s = o->trace_wall_s, counters_s = o->counters_s;
+        *o = unmeasured; /* the engines allocate nothing in o */
+        apply_checks(o, &job.found);
+        o->trace_wall_s = trace_s;
+        o->counters_s = counters_s;
+    } else if (!beside && correct) {
+        measure(cfg, spec, o, f);
+    }
+}
+
 /* Everything after the compile, each step only when the one before went well: the scan of the
- * device code, the recording, the correctness replay, then the engines. */
+ * device code, the recording, the correctness replay, its checks and the engines. */
 static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f,
                          const void *image, size_t image_size)
 {
@@ -1170,16 +1272,8 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     t = rn_now_s();
     correctness_run(cfg, spec, o, f);
     o->run_s = rn_now_s() - t;
-    if (!o->ran || o->run_problem[0] || !o->guards_intact || !o->check_ok || !o->check.passed)
-        return;
-    t = rn_now_s();
-    if (cfg->trace)
-        trace_run(cfg, spec, o, f);
-    o->trace_wall_s = rn_now_s() - t;
-    t = rn_now_s();
-    if (cfg->counters)
-        counters_run(cfg, spec, o, f);
-    o->counters_s = rn_now_s() - t;
+    if (o->ran)
+        check_and_measure(cfg, spec, o, f);
 }
 
 /* The work folder's files of a lab's grading (lab_files), for workdir. */

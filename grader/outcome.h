@@ -79,7 +79,8 @@ typedef struct oc_outcome {
     char workdir[4096];
 
     /* wall seconds of each step, as the grader waited for it (check_s: the CPU checks of
-     * outputs, inside run_s, trace_wall_s and counters_s); total_s: the lab, from the start */
+     * outputs, made beside trace_wall_s and counters_s, and inside them for the measured
+     * replays' outputs); total_s: the lab, from the start */
     double record_s, run_s, trace_wall_s, counters_s, check_s, total_s;
 
     /* build */

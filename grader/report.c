@@ -437,7 +437,7 @@ static cJSON *lab_json(const oc_outcome *o)
     cJSON_AddStringToObject(j, "hint", o->hint);
 
     /* Where the lab's grading time went, wall seconds (checks: the CPU checks of outputs,
-     * counted inside run, trace and counters too). */
+     * which run beside the trace and the counters, and inside them for a measured replay's). */
     cJSON *t = cJSON_AddObjectToObject(j, "seconds");
     const struct {
         const char *name;

@@ -194,6 +194,26 @@ static void test_fill_uniform_matches_generator(void **state)
     }
 }
 
+/* Large arrays are filled in parts by several threads: the same values, in the same places, as
+ * the one generator makes one after the other (an odd size, so the parts are uneven). */
+static void test_fill_uniform_parallel_matches_generator(void **state)
+{
+    (void)state;
+    const size_t n = ((size_t)3 << 20) + 7;
+    float *x = malloc(n * sizeof *x);
+    assert_non_null(x);
+    sd_fill_uniform(x, n, 99, 5, -8.0f, 8.0f);
+    sd_rng rng;
+    sd_init(&rng, 99, 5);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++) {
+        float want = sd_next_float(&rng, -8.0f, 8.0f);
+        wrong += memcmp(&x[i], &want, sizeof want) != 0;
+    }
+    free(x);
+    assert_int_equal(wrong, 0);
+}
+
 static void test_fill_uniform_streams_differ(void **state)
 {
     (void)state;
@@ -326,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_next_float_never_reaches_hi),
         cmocka_unit_test(test_next_float_widest_range),
         cmocka_unit_test(test_fill_uniform_matches_generator),
+        cmocka_unit_test(test_fill_uniform_parallel_matches_generator),
         cmocka_unit_test(test_fill_uniform_streams_differ),
         cmocka_unit_test(test_fill_distinct_values_distinct_and_exact),
         cmocka_unit_test(test_fill_distinct_reproduces_and_streams_differ),
