@@ -32,7 +32,8 @@ for kind in stub solution; do
     [ "$("$jget" "$r" counters.status)" = ok ] || { echo "counters: $("$jget" "$r" counters.why)"; exit 1; }
     ncu --clock-control none --csv --page raw --print-units base -k regex:scale --metrics "$M" \
         "$build/grade-worker" run --lab 01 $replay --workdir "$work/$kind/n" --seed 7 \
-        --no-timing > "$work/$kind/ncu.csv" 2> "$work/$kind/ncu.err" || { cat "$work/$kind/ncu.err"; exit 1; }
+        --no-timing > "$work/$kind/ncu.csv" 2> "$work/$kind/ncu.err" ||
+        { echo "ncu failed ($kind):"; tail -n 15 "$work/$kind/ncu.err" "$work/$kind/ncu.csv"; exit 1; }
     for op in ld st; do
         bytes=$("$jget" "$r" counters.kernels.0.${op}_bytes)
         sectors=$("$jget" "$r" counters.kernels.0.${op}_sectors)

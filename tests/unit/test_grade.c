@@ -228,6 +228,26 @@ static void test_decide_engines_disagree_is_reported(void **state)
     assert_contains(o.reason, "disagree");
 }
 
+/* A sparser trace sample is a noisier estimate: 4% apart is a disagreement at one warp in 16,
+ * none at one in 128 (the bar grows as the square root of the interval: 5.7% there). */
+static void test_decide_engines_agreement_follows_the_sampling(void **state)
+{
+    (void)state;
+    for (int sparse = 0; sparse < 2; ++sparse) {
+        oc_outcome o = traced_outcome(4, 4);
+        o.trace_sample = sparse ? 128 : 16;
+        o.load = traffic(1000, 4.16, 128);
+        gr_decide(&o);
+        if (sparse) {
+            assert_string_equal(o.disagreement, "");
+            assert_verdict(&o, OC_PASS, 100, 100);
+        } else {
+            assert_contains(o.disagreement, "loads: trace 4.00, counters 4.16");
+            assert_verdict(&o, OC_FAIL, 40, 100);
+        }
+    }
+}
+
 /* Issue 10: cheap coalesced re-reads cannot dilute a strided load's waste. 1000 strided loads
  * (32 sectors for 128 bytes) padded with 100 ideal re-reads each: 93.5% a request, but against
  * the least traffic y = a*x needs (each x read once) 12.5%. */
@@ -835,6 +855,7 @@ int main(void)
         cmocka_unit_test(test_decide_trace_grades_and_blames_the_load),
         cmocka_unit_test(test_decide_trace_blames_the_failing_kind),
         cmocka_unit_test(test_decide_engines_disagree_is_reported),
+        cmocka_unit_test(test_decide_engines_agreement_follows_the_sampling),
         cmocka_unit_test(test_decide_dilution_is_counted_against_the_task),
         cmocka_unit_test(test_decide_honest_kernel_is_not_lowered_by_the_task),
         cmocka_unit_test(test_decide_wrong_while_measured_fails_with_nothing),
