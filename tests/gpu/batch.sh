@@ -4,6 +4,8 @@
 # flat files, a .tar.gz and a .zip; a link, a binary file, two files for one lab) graded by
 # 'grade --submissions'. Every row's verdict is checked, and the feedback files. Then the same
 # batch is killed in the middle and resumed: no row lost, none graded twice, the same verdicts.
+# Last, where Slurm can be started (tests/unit/slurm.sh), the same folder through a job array
+# of two tasks, which must give the same gradebook.
 #     batch.sh BUILD_DIR SOURCE_DIR
 # Exits 77 (skipped) without a GPU.
 set -u
@@ -142,6 +144,14 @@ cut -d' ' -f1-3 "$work/keys1.txt" > "$work/v1.txt"
 cut -d' ' -f1-3 "$work/keys2.txt" > "$work/v2.txt"
 cmp -s "$work/v1.txt" "$work/v2.txt" || { fail "the resumed batch's verdicts differ"; diff "$work/v1.txt" "$work/v2.txt"; }
 [ "$(ls "$work/out2/feedback" | grep -c '\.md$')" = 20 ] || fail "the resumed batch has not 20 feedback files"
+
+echo "=== the same folder through a Slurm job array (tools/slurm/), where Slurm can be started"
+sh "$src/tests/unit/slurm.sh" "$src" "$build" "$subs" "$work/out1/gradebook.csv" "01 02"
+case $? in
+0) ;;
+77) echo "(no Slurm here)" ;;
+*) fail "the Slurm array did not give the batch's gradebook" ;;
+esac
 
 echo
 [ $fails -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
