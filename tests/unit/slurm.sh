@@ -33,9 +33,13 @@ done
 ctld=$(where slurmctld) slurmd=$(where slurmd) stepd=$(where slurmstepd) munged=$(where munged)
 plugins=$(cd "$(dirname "$ctld")/../lib/x86_64-linux-gnu/slurm-wlm" 2>/dev/null && pwd) ||
     { echo "no slurm-wlm plugin folder beside $ctld: skipped"; exit 77; }
-missing=$(LD_LIBRARY_PATH=$plugins${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$ctld" "$slurmd" \
+# Unpacked, the packages' libraries are in the tree's usr/lib and, for some (libdbus), its lib.
+libs=$plugins
+top=$(cd "$(dirname "$ctld")/../.." && pwd)
+[ "$top" != / ] && [ -d "$top/lib/x86_64-linux-gnu" ] && libs=$libs:$top/lib/x86_64-linux-gnu
+missing=$(LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ldd "$ctld" "$slurmd" \
     "$stepd" "$munged" "$plugins"/auth_munge.so "$plugins"/select_cons_tres.so \
-    "$plugins"/gres_gpu.so 2>/dev/null | awk '/not found/ { print $1 }' | sort -u | tr '\n' ' ')
+    "$plugins"/gres_gpu.so "$plugins"/cgroup_v2.so 2>/dev/null | awk '/not found/ { print $1 }' | sort -u | tr '\n' ' ')
 [ -z "$missing" ] || { echo "Slurm's libraries missing here ($missing): skipped"; exit 77; }
 pgrep -x slurmctld >/dev/null && { echo "a slurmctld runs already: skipped"; exit 77; }
 t=$(mktemp -d)
@@ -43,7 +47,7 @@ chmod 755 "$t"
 # Slurm's plugins and library, found from its binaries (unpacked elsewhere than /usr, they are
 # not where Slurm was built to look). A daemon knows itself by the name it was started as: the
 # Debian names (slurmd-wlm) are started through links with the plain ones.
-export LD_LIBRARY_PATH=$plugins${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 mkdir "$t/bin"
 ln -s "$ctld" "$t/bin/slurmctld" && ln -s "$slurmd" "$t/bin/slurmd" && ln -s "$stepd" "$t/bin/slurmstepd"
 ctld=$t/bin/slurmctld slurmd=$t/bin/slurmd stepd=$t/bin/slurmstepd
