@@ -234,45 +234,18 @@ static void compile_ahead(const gr_config *cfg, const bt_options *opt, const in_
     const in_kernel *k = &st->labs[row->lab];
     if (!k->text || st->problem[0])
         return; /* nothing to compile */
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        char dir[4200], kernel[4300], labdir[4300], cache[4300];
-        snprintf(dir, sizeof dir, "%s/a%05zu", opt->workdir, r);
-        snprintf(kernel, sizeof kernel, "%s/submitted.cu", dir);
-        snprintf(labdir, sizeof labdir, "%s/lab", dir);
-        cache_of(opt, cache, sizeof cache);
-        gr_config c = *cfg;
-        c.kernel = kernel;
-        c.progress = NULL;
-        c.cwd = NULL;
-        c.compile_cache = cache;
-        if (make_dir(dir) == 0 && write_text(kernel, k->text, k->size, 0600) == 0)
-            gr_precompile(&c, opt->labs[row->lab], labdir);
-        gr_remove_tree(dir);
-        _exit(0);
-    }
-    if (pid > 0 && rn_spare(pid) == 0)
-        row->pid = pid;
-    else if (pid > 0)
-        waitpid(pid, NULL, 0); /* nothing spares it: not ahead, then */
+    char dir[4200], cache[4300];
+    snprintf(dir, sizeof dir, "%s/a%05zu", opt->workdir, r);
+    cache_of(opt, cache, sizeof cache);
+    gr_config c = *cfg;
+    c.compile_cache = cache;
+    row->pid = gr_compile_ahead(&c, opt->labs[row->lab], dir, NULL, k->text, k->size);
 }
 
 static void wait_ahead(pending *row)
 {
-    if (row->pid > 0) {
-        while (waitpid(row->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        rn_unspare(row->pid);
-        row->pid = 0;
-    }
-}
-
-/* How many compiles may run ahead: the cores but one, at most 8. */
-static size_t compiles_ahead(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
-    return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
+    gr_wait_ahead(row->pid);
+    row->pid = 0;
 }
 
 /* ---- one worker per GPU ---- */
@@ -472,7 +445,7 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
                 opt->nlabs, todo, todo < total ? " (the others were graded before)" : "", opt->out);
     /* The rows to grade, in order, and how far ahead their compiles may start. */
     pending *rows = calloc(todo ? todo : 1, sizeof *rows);
-    size_t nrows = 0, current = 0, ahead = cfg->confine_recording ? compiles_ahead() : 0;
+    size_t nrows = 0, current = 0, ahead = cfg->confine_recording ? gr_compiles_ahead() : 0;
     for (size_t i = 0; rows && i < b.n; ++i)
         for (size_t l = 0; l < opt->nlabs; ++l)
             if (!gb_has(&done, b.students[i].name, opt->labs[l]->id))

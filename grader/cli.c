@@ -110,6 +110,11 @@ static const cli_option options[] = {
      GROUP_SETUP},
     {"--nvcc", NULL, OPT_STRING, AT(nvcc), 0, "PATH",
      "the CUDA compiler (default: $NVCC, then the build's, then PATH)", GROUP_SETUP},
+    {"--no-cache", NULL, OPT_SET, AT(no_cache), 1, NULL,
+     "compile every kernel again (default: a kernel compiled before,\n"
+     "the same file, header, flags and nvcc, is taken from the\n"
+     "grade-cache/ folder beside grade)",
+     GROUP_SETUP},
     {"--keep", NULL, OPT_SET, AT(keep), 1, NULL,
      "keep the work folder (compiled kernel, outputs, result.json)", GROUP_SETUP},
     {"--quiet", "-q", OPT_SET, AT(quiet), 1, NULL, "no progress lines on standard error",

@@ -45,7 +45,8 @@ typedef struct cli_options {
     int counters, timing, trace; /* engines on (1) or off (0) */
     double timeout_s;            /* --timeout; 0 means the default */
     int keep, quiet;
-    int explain; /* --explain: draw a sampled warp of the worst instruction */
+    int no_cache; /* --no-cache: compile every kernel again, keep no compiled kernels */
+    int explain;  /* --explain: draw a sampled warp of the worst instruction */
     /* --model: one warp request described by hand */
     unsigned model_size;         /* bytes per lane (--size), default 4 */
     long long model_stride;      /* bytes between lanes (--stride), default the size */

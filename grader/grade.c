@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "build.h"
@@ -392,9 +393,17 @@ static int copy_outputs(const lab_files *f, const char *entry, int into_entry)
     return ok && d ? 0 : -1;
 }
 
-/* A hit: the entry's outputs copied into the work folder; 0, else -1. */
+/* What a cache entry says of its compile, beside its outputs: the compile's output (warnings
+ * included), how long it took, and which run made it. */
+typedef struct compile_note {
+    char *log;
+    double seconds;
+    char run[64];
+} compile_note;
+
+/* A hit: the entry's outputs copied into the work folder and *note read; 0, else -1. */
 static int from_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
-                      char *entry, size_t entry_size)
+                      char *entry, size_t entry_size, compile_note *note)
 {
     snprintf(entry, entry_size, "%s/%016llx", cfg->compile_cache,
              (unsigned long long)fnv1a(key, size));
@@ -404,21 +413,89 @@ static int from_cache(const gr_config *cfg, const lab_files *f, const char *key,
     char *stored = wi_read_bytes(path, (size_t)8 << 20, &n, why, sizeof why);
     int same = stored && n == size && !memcmp(stored, key, size);
     free(stored);
-    return same && make_dir(f->keep) == 0 && copy_outputs(f, entry, 0) == 0 ? 0 : -1;
+    if (!same || make_dir(f->keep) != 0 || copy_outputs(f, entry, 0) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/log", entry);
+    note->log = wi_read_bytes(path, (size_t)64 << 10, &n, why, sizeof why);
+    snprintf(path, sizeof path, "%s/made", entry);
+    char *made = wi_read_bytes(path, 256, &n, why, sizeof why);
+    if (!made || sscanf(made, "%63s %lf", note->run, &note->seconds) != 2)
+        note->run[0] = '\0';
+    free(made);
+    utimensat(AT_FDCWD, entry, NULL, 0); /* used now: the last to be pruned */
+    return 0;
 }
 
-/* After a compile that worked: its outputs stored under entry, whole or not at all. */
+typedef struct cache_entry {
+    char name[32];
+    struct timespec used;
+} cache_entry;
+
+static int newer_first(const void *a, const void *b)
+{
+    const struct timespec *x = &((const cache_entry *)a)->used,
+                          *y = &((const cache_entry *)b)->used;
+    return x->tv_sec != y->tv_sec ? (y->tv_sec > x->tv_sec) - (y->tv_sec < x->tv_sec)
+                                  : (y->tv_nsec > x->tv_nsec) - (y->tv_nsec < x->tv_nsec);
+}
+
+/* Keeps the keep entries of the cache that were stored or used last; removes the others. */
+static void prune_cache(const char *cache, unsigned keep)
+{
+    DIR *d = opendir(cache);
+    if (!d)
+        return;
+    cache_entry *e = NULL;
+    size_t n = 0, cap = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        char path[4500];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", cache, de->d_name);
+        if (strlen(de->d_name) != 16 || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue; /* entries are named by 16 hex digits; new-XXXXXX are being stored */
+        if (n == cap) {
+            cache_entry *more = realloc(e, (cap = cap ? 2 * cap : 64) * sizeof *e);
+            if (!more)
+                break;
+            e = more;
+        }
+        snprintf(e[n].name, sizeof e[n].name, "%s", de->d_name);
+        e[n++].used = st.st_mtim;
+    }
+    closedir(d);
+    if (n > keep) {
+        qsort(e, n, sizeof *e, newer_first);
+        for (size_t i = keep; i < n; ++i) {
+            char path[4500];
+            snprintf(path, sizeof path, "%s/%s", cache, e[i].name);
+            gr_remove_tree(path);
+        }
+    }
+    free(e);
+}
+
+/* After a compile that worked: its outputs and note stored under entry, whole or not at all. */
 static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
-                     const char *entry)
+                     const char *entry, const char *log, double seconds)
 {
     char tmp[4400];
     snprintf(tmp, sizeof tmp, "%s/new-XXXXXX", cfg->compile_cache);
     if (make_dir(cfg->compile_cache) != 0 || !mkdtemp(tmp))
         return;
     char path[4500];
+    snprintf(path, sizeof path, "%s/log", tmp);
+    FILE *l = copy_outputs(f, tmp, 1) == 0 ? fopen(path, "wb") : NULL;
+    int ok = l && fputs(log ? log : "", l) >= 0;
+    if (l && fclose(l) != 0)
+        ok = 0;
+    snprintf(path, sizeof path, "%s/made", tmp);
+    FILE *m = ok ? fopen(path, "wb") : NULL;
+    ok = m && fprintf(m, "%s %.3f\n", cfg->run_id ? cfg->run_id : "-", seconds) > 0;
+    if (m && fclose(m) != 0)
+        ok = 0;
     snprintf(path, sizeof path, "%s/key", tmp);
-    FILE *k = copy_outputs(f, tmp, 1) == 0 ? fopen(path, "wb") : NULL;
-    int ok = k && fwrite(key, 1, size, k) == size;
+    FILE *k = ok ? fopen(path, "wb") : NULL;
+    ok = k && fwrite(key, 1, size, k) == size;
     if (k && fclose(k) != 0)
         ok = 0;
     if (ok && rename(tmp, entry) != 0) {
@@ -429,6 +506,8 @@ static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, 
     }
     if (!ok)
         gr_remove_tree(tmp);
+    else if (cfg->compile_cache_keep)
+        prune_cache(cfg->compile_cache, cfg->compile_cache_keep);
 }
 
 static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
@@ -451,14 +530,23 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     rn_result r;
     char *key = NULL, entry[4400] = "";
     size_t key_size = 0;
+    compile_note note = {0};
     if (cfg->compile_cache && (key = compile_key(cfg, f, &key_size)) &&
-        from_cache(cfg, f, key, key_size, entry, sizeof entry) == 0) {
-        progress(cfg, "[%s] %s: compiled before (the same file, header, flags and toolkit)\n",
-                 spec->id, o->kernel_path);
+        from_cache(cfg, f, key, key_size, entry, sizeof entry, &note) == 0) {
+        /* Compiled ahead in this run (gr_compile_ahead), or by an earlier one. */
+        int ahead = cfg->run_id && !strcmp(note.run, cfg->run_id);
+        if (ahead)
+            progress(cfg, "[%s] compiled %s (ahead of its grading)\n", spec->id, o->kernel_path);
+        else
+            progress(cfg, "[%s] %s: compiled before (the same file, header, flags and toolkit)\n",
+                     spec->id, o->kernel_path);
         free(key);
-        o->compile_log = calloc(1, 1);
+        o->compile_log = note.log ? note.log : calloc(1, 1);
+        if (o->compile_log)
+            wi_clean_text(o->compile_log);
         o->compiled = 1;
-        o->compile_cached = 1;
+        o->compile_cached = !ahead;
+        o->compile_s = ahead ? note.seconds : 0;
         return 0;
     }
     progress(cfg, "[%s] compiling %s\n", spec->id, o->kernel_path);
@@ -467,12 +555,12 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
         return -1;
     }
     int rc = bd_compile(f->source, f->so, &bo, &r);
-    if (rc == 0 && key && entry[0])
-        to_cache(cfg, f, key, key_size, entry);
-    free(key);
     o->compile_s = r.elapsed_s;
     o->compile_log = take_output(&r);
     wi_clean_text(o->compile_log);
+    if (rc == 0 && key && entry[0])
+        to_cache(cfg, f, key, key_size, entry, o->compile_log, o->compile_s);
+    free(key);
     if (rc != 0 && r.status == RN_TIMED_OUT) {
         free(o->compile_log);
         o->compile_log = strdup("nvcc did not finish in time\n");
@@ -1303,6 +1391,55 @@ int gr_precompile(const gr_config *cfg, const lab_spec *spec, const char *workdi
                  : -1;
     oc_free(&o);
     return rc;
+}
+
+pid_t gr_compile_ahead(const gr_config *cfg, const lab_spec *spec, const char *dir,
+                       const char *kernel, const char *text, size_t size)
+{
+    if (!cfg->compile_cache)
+        return 0;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char submitted[4300], labdir[4300];
+        snprintf(submitted, sizeof submitted, "%s/submitted.cu", dir);
+        snprintf(labdir, sizeof labdir, "%s/lab", dir);
+        gr_config c = *cfg;
+        c.kernel = text ? submitted : kernel;
+        c.progress = NULL;
+        c.cwd = NULL;
+        int ready = make_dir(dir) == 0;
+        if (ready && text) {
+            int fd = open(submitted, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            ready = fd >= 0 && write(fd, text, size) == (ssize_t)size;
+            if (fd >= 0 && close(fd) != 0)
+                ready = 0;
+        }
+        if (ready)
+            gr_precompile(&c, spec, labdir);
+        gr_remove_tree(dir);
+        _exit(0);
+    }
+    if (pid > 0 && rn_spare(pid) == 0)
+        return pid;
+    if (pid > 0)
+        waitpid(pid, NULL, 0); /* nothing spares it: not ahead, then */
+    return 0;
+}
+
+void gr_wait_ahead(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    rn_unspare(pid);
+}
+
+size_t gr_compiles_ahead(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "decide.h"
 #include "devinfo.h"
@@ -36,6 +37,10 @@ typedef struct gr_config {
      * are the same byte for byte; NULL: none. Only where the recording is confined (a student's
      * host code could otherwise write into it). */
     const char *compile_cache;
+    unsigned compile_cache_keep; /* the most entries it keeps (the newest used); 0: no limit */
+    /* This grading run, in words that no other run shares (its work folder): a kernel compiled
+     * ahead in the same run is reported as compiled, not as compiled before. */
+    const char *run_id;
 } gr_config;
 
 /* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev
@@ -56,6 +61,17 @@ void gr_remove_tree(const char *path);
 /* Compiles cfg->kernel for spec in workdir into cfg->compile_cache, and nothing more (no student
  * code runs): a later gr_grade_lab of the same file finds it there. 0 when it compiled. */
 int gr_precompile(const gr_config *cfg, const lab_spec *spec, const char *workdir);
+
+/* Starts gr_precompile of kernel for spec in a child process of its own, in the folder dir
+ * (made, then removed when it is done); with text, of the size bytes of text, written into dir
+ * first. The child is spared from rn_kill_orphans. Returns its pid, to give gr_wait_ahead
+ * before the lab is graded; 0 when there is no cache or no child (the lab is then compiled
+ * when it is graded). */
+pid_t gr_compile_ahead(const gr_config *cfg, const lab_spec *spec, const char *dir,
+                       const char *kernel, const char *text, size_t size);
+void gr_wait_ahead(pid_t pid);
+/* How many compiles may run ahead of the grading: the cores but one, at most 8. */
+size_t gr_compiles_ahead(void);
 
 /* Grades spec's kernel in workdir (created if missing) and fills *out (free with oc_free). */
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);

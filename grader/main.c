@@ -11,6 +11,7 @@
  * report.c prints text, JSON, Gradescope's results.json or JUnit XML.
  */
 #define _XOPEN_SOURCE 700
+#include <errno.h>
 #include <sys/stat.h>
 #include <libgen.h>
 #include <limits.h>
@@ -91,8 +92,9 @@ typedef struct session {
     size_t report_size;
     gr_config cfg;
     char worker[PATH_MAX], tracer_dir[PATH_MAX], cwd[PATH_MAX];
-    char arch[16];         /* "native" made exact: sm_XY of the GPU the probe found */
-    const lab_spec **labs; /* the labs named, or every lab */
+    char arch[16];             /* "native" made exact: sm_XY of the GPU the probe found */
+    char cache[PATH_MAX + 32]; /* the compiled kernels (gr_config.compile_cache) */
+    const lab_spec **labs;     /* the labs named, or every lab */
     size_t nlabs;
     char base[32]; /* the work folder, removed at the end unless --keep */
 } session;
@@ -275,7 +277,8 @@ static void make_config(session *s)
                          .trace_timeout_s = 180,
                          .counters_timeout_s = 180,
                          .cwd = s->cwd[0] ? s->cwd : NULL,
-                         .progress = opt->quiet ? NULL : stderr};
+                         .progress = opt->quiet ? NULL : stderr,
+                         .run_id = s->base};
 #ifdef CL_HAVE_BATCH
     if (opt->course && !(opt->timeout_s > 0) && course.timeout_s > 0)
         s->cfg.run_timeout_s = course.timeout_s; /* the course's, where --timeout is not given */
@@ -392,6 +395,45 @@ static void report(const session *s, FILE *out, const di_info *dev, const oc_out
     rp_text_summary(stderr, outcomes, n);
 }
 
+/* The most compiled kernels grade-cache/ keeps: a few versions of every lab's file. */
+#define CACHE_KEEP 64
+
+/* Where compiled kernels are kept: grade-cache/ beside grade, from run to run, where grade may
+ * write there (a folder of its own, not a link); with --no-cache, or where it may not, a folder
+ * of this run's alone, where the labs compiled ahead of their grading are found. Only where the
+ * recording is confined: the student's host code could otherwise write into it. */
+static void choose_cache(session *s)
+{
+    if (!s->cfg.confine_recording)
+        return;
+    struct stat st;
+    snprintf(s->cache, sizeof s->cache, "%s/grade-cache", s->tracer_dir);
+    if (!s->opt->no_cache && (mkdir(s->cache, 0700) == 0 || errno == EEXIST) &&
+        lstat(s->cache, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+        access(s->cache, W_OK) == 0) {
+        s->cfg.compile_cache = s->cache;
+        s->cfg.compile_cache_keep = CACHE_KEEP;
+        return;
+    }
+    snprintf(s->cache, sizeof s->cache, "%s/compiled", s->base);
+    s->cfg.compile_cache = s->cache;
+}
+
+/* Starts the compile of lab i ahead of its grading (gr_compile_ahead), when several are
+ * graded. */
+static pid_t compile_ahead(const session *s, size_t i)
+{
+    if (s->nlabs < 2)
+        return 0;
+    char dir[PATH_MAX], kernel[4096];
+    snprintf(dir, sizeof dir, "%s/ahead-%s", s->base, s->labs[i]->id);
+    if (s->cfg.kernel)
+        snprintf(kernel, sizeof kernel, "%s", s->cfg.kernel);
+    else
+        gr_default_kernel(&s->cfg, s->labs[i], kernel, sizeof kernel);
+    return gr_compile_ahead(&s->cfg, s->labs[i], dir, kernel, NULL, 0);
+}
+
 static int cmd_grade(session *s)
 {
     const cli_options *opt = s->opt;
@@ -399,13 +441,20 @@ static int cmd_grade(session *s)
     di_info dev;
     if (!gpu_ready(s, &dev))
         return CL_EXIT_ENV;
+    choose_cache(s);
     if (opt->format == CLI_TEXT)
         fprintf(out, "grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
                 dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
     oc_outcome *outcomes = calloc(s->nlabs, sizeof *outcomes);
-    if (!outcomes)
+    pid_t *ahead = calloc(s->nlabs, sizeof *ahead);
+    if (!outcomes || !ahead)
         die(CL_EXIT_ENV, "%s", "out of memory");
+    /* The next labs' compiles run on the other cores while this one is measured. */
+    size_t window = gr_compiles_ahead(), started = 0;
     for (size_t i = 0; i < s->nlabs; ++i) {
+        for (; started < s->nlabs && started < i + 1 + window; ++started)
+            ahead[started] = compile_ahead(s, started);
+        gr_wait_ahead(ahead[i]);
         char dir[PATH_MAX];
         snprintf(dir, sizeof dir, "%s/lab%s", s->base, s->labs[i]->id);
         gr_grade_lab(&s->cfg, s->labs[i], dir, &outcomes[i]);
@@ -421,6 +470,7 @@ static int cmd_grade(session *s)
     for (size_t i = 0; i < s->nlabs; ++i)
         oc_free(&outcomes[i]);
     free(outcomes);
+    free(ahead);
     return c.failed ? CL_EXIT_FAIL : c.skipped ? CL_EXIT_ENV : CL_EXIT_OK;
 }
 

@@ -14,7 +14,7 @@ for lab in $("$build/grade" --list | cut -d' ' -f1 | cut -d- -f1); do
     for kind in stub solution; do
         flag=; [ "$kind" = solution ] && flag=--solution
         start=$(date +%s.%N)
-        "$build/grade" $flag "$lab" --seed "$seed" -q --format json --output "$out/r.json" >/dev/null 2>&1
+        "$build/grade" $flag "$lab" --seed "$seed" -q --no-cache --format json --output "$out/r.json" >/dev/null 2>&1
         end=$(date +%s.%N)
         row=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%7.2f", b - a }')
         for step in total compile record run trace counters checks; do

@@ -2,7 +2,9 @@
  * test_compile_cache.c - gr_config.compile_cache with the real nvcc (no GPU needed: grading
  * stops after the compile, at the recording, which here is /bin/false): a second compile of
  * the same file is taken from the cache, one byte more in the file or another -arch is
- * compiled again, and a planted entry whose key differs is never used.
+ * compiled again, and a planted entry whose key differs is never used; compiles ahead of the
+ * grading (gr_compile_ahead) are found, with their time and warnings; a limit prunes the
+ * entries used longest ago.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -42,8 +44,7 @@ static int teardown(void **state)
     return system(cmd);
 }
 
-/* Grades lab 01 with kernel once; returns whether its compile came from the cache. */
-static int graded_from_cache(const char *arch, int n)
+static gr_config config(const char *arch)
 {
     gr_config cfg = {.root = CL_SOURCE_DIR,
                      .worker = "/bin/false", /* the recording fails: only the compile matters */
@@ -54,6 +55,36 @@ static int graded_from_cache(const char *arch, int n)
                      .compile_timeout_s = 300,
                      .run_timeout_s = 10,
                      .compile_cache = cache};
+    return cfg;
+}
+
+/* Grades lab 01 with cfg once into o (free with oc_free). */
+static void grade_once(const gr_config *cfg, int n, oc_outcome *o)
+{
+    char work[128];
+    snprintf(work, sizeof work, "%s/work%d", dir, n);
+    gr_grade_lab(cfg, lab_find("01"), work, o);
+    if (!o->compiled)
+        fail_msg("did not compile: %s", o->compile_log ? o->compile_log : "");
+}
+
+/* grade_once, returning its progress lines (free them). */
+static char *graded_saying(gr_config *cfg, int n, oc_outcome *o)
+{
+    char *said = NULL;
+    size_t size = 0;
+    cfg->progress = open_memstream(&said, &size);
+    assert_non_null(cfg->progress);
+    grade_once(cfg, n, o);
+    fclose(cfg->progress);
+    cfg->progress = NULL;
+    return said;
+}
+
+/* Grades lab 01 with kernel once; returns whether its compile came from the cache. */
+static int graded_from_cache(const char *arch, int n)
+{
+    gr_config cfg = config(arch);
     char work[128];
     snprintf(work, sizeof work, "%s/work%d", dir, n);
     static oc_outcome o;
@@ -113,10 +144,104 @@ static void test_hits_misses_and_a_planted_entry(void **state)
     assert_false(graded_from_cache("sm_90", 5));
 }
 
+/* Appends text to the kernel file. */
+static void append(const char *text)
+{
+    FILE *f = fopen(kernel, "a");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A lab compiled ahead of its grading, in the same run: reported as compiled, with its time and
+ * nvcc's warnings; the next run finds it compiled before, warnings and all. The ahead folder is
+ * gone. */
+static void test_compiled_ahead_keeps_its_time_and_warnings(void **state)
+{
+    (void)state;
+    /* A device function with a variable never used: nvcc warns (#177-D). */
+    append("__device__ int unused_here() { int never_used; return 1; }\n");
+    gr_config cfg = config("sm_90");
+    cfg.run_id = "/tmp/grade-run-A";
+    char ahead[128];
+    snprintf(ahead, sizeof ahead, "%s/ahead", dir);
+    pid_t pid = gr_compile_ahead(&cfg, lab_find("01"), ahead, kernel, NULL, 0);
+    assert_true(pid > 0);
+    gr_wait_ahead(pid);
+    assert_int_not_equal(access(ahead, F_OK), 0);
+    static oc_outcome o;
+    char *said = graded_saying(&cfg, 10, &o);
+    assert_non_null(strstr(said, "(ahead of its grading)")); /* found, not compiled again */
+    assert_null(strstr(said, "compiling"));
+    free(said);
+    assert_false(o.compile_cached);
+    assert_true(o.compile_s > 0.1);
+    assert_non_null(strstr(o.compile_log, "never_used"));
+    oc_free(&o);
+    cfg.run_id = "/tmp/grade-run-B";
+    grade_once(&cfg, 11, &o);
+    assert_true(o.compile_cached);
+    assert_true(o.compile_s == 0);
+    assert_non_null(strstr(o.compile_log, "never_used"));
+    oc_free(&o);
+}
+
+/* A submission's text compiled ahead (the batch's way): the grading of the same text hits. */
+static void test_text_compiled_ahead_is_found(void **state)
+{
+    (void)state;
+    append("// handed in\n");
+    FILE *f = fopen(kernel, "rb");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t size = fread(text, 1, sizeof text, f);
+    fclose(f);
+    gr_config cfg = config("sm_90");
+    cfg.run_id = "/tmp/grade-run-C";
+    char ahead[128];
+    snprintf(ahead, sizeof ahead, "%s/ahead-text", dir);
+    gr_wait_ahead(gr_compile_ahead(&cfg, lab_find("01"), ahead, NULL, text, size));
+    static oc_outcome o;
+    char *said = graded_saying(&cfg, 12, &o);
+    assert_non_null(strstr(said, "(ahead of its grading)"));
+    free(said);
+    assert_true(o.compile_s > 0.1); /* the ahead compile's time */
+    assert_false(o.compile_cached);
+    oc_free(&o);
+}
+
+/* With a limit, the cache keeps the entries used last: after three files with room for two,
+ * the first is compiled again and the last is not. */
+static void test_pruned_to_the_newest(void **state)
+{
+    (void)state;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+    assert_int_equal(system(cmd), 0);
+    gr_config cfg = config("sm_90");
+    cfg.compile_cache_keep = 2;
+    static oc_outcome o;
+    for (int i = 0; i < 3; ++i) {
+        char line[64];
+        snprintf(line, sizeof line, "// version %d\n", i);
+        append(line);
+        grade_once(&cfg, 20 + i, &o);
+        assert_false(o.compile_cached);
+        oc_free(&o);
+    }
+    assert_int_equal(entries(), 2);
+    grade_once(&cfg, 23, &o); /* the last version, still there */
+    assert_true(o.compile_cached);
+    oc_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hits_misses_and_a_planted_entry),
+        cmocka_unit_test(test_compiled_ahead_keeps_its_time_and_warnings),
+        cmocka_unit_test(test_text_compiled_ahead_is_found),
+        cmocka_unit_test(test_pruned_to_the_newest),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
