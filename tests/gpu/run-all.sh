@@ -33,6 +33,8 @@ for lab in $labs; do
 done
 echo "=== lab 04: speed-up over seeds"
 bash tests/gpu/speed_spread.sh "$build" 2>&1 | tee "$logs/speed-spread.txt"
+echo "=== lab 02: DRAM bytes of the stub and the solution (Nsight Compute)"
+sh tests/gpu/lab02_dram.sh "$build" 2>&1 | tee "$logs/lab02-dram.txt"
 echo "=== lab 06: DRAM bytes by layout (Nsight Compute)"
 sh tests/gpu/lab06_dram.sh "$build" 2>&1 | tee "$logs/lab06-dram.txt"
 echo "=== the student's path: make -f Makefile.student grade LAB=01 (plain compilers, no CMake)"

@@ -13,11 +13,11 @@
 #include "worker.h"
 
 cudaError_t lab01_read_runs(const void *base, size_t requests, unsigned elem_bytes,
-                            unsigned run_bytes, size_t run_pitch, float *sink);
+                            unsigned run_bytes, size_t run_spacing, float *sink);
 
 typedef struct point {
     unsigned run_bytes, elem_bytes;
-    size_t pitch; /* distance between the starts of two runs */
+    size_t spacing; /* distance between the starts of two runs */
 } point;
 
 typedef struct runs_ctx {
@@ -30,7 +30,7 @@ typedef struct runs_ctx {
 static cudaError_t runs_work(void *ctx)
 {
     runs_ctx *c = ctx;
-    return lab01_read_runs(c->base, c->requests, c->p.elem_bytes, c->p.run_bytes, c->p.pitch,
+    return lab01_read_runs(c->base, c->requests, c->p.elem_bytes, c->p.run_bytes, c->p.spacing,
                            c->sink);
 }
 
@@ -40,7 +40,8 @@ static cl_cost predict(point p)
     cl_request req = {.active = 0xffffffffu, .size = p.elem_bytes};
     unsigned lanes_per_run = p.run_bytes / p.elem_bytes;
     for (unsigned l = 0; l < 32; ++l)
-        req.addr[l] = (uint64_t)(l / lanes_per_run) * p.pitch + (l % lanes_per_run) * p.elem_bytes;
+        req.addr[l] =
+            (uint64_t)(l / lanes_per_run) * p.spacing + (l % lanes_per_run) * p.elem_bytes;
     cl_cost c;
     cl_request_cost(&req, &c);
     return c;
@@ -49,7 +50,7 @@ static cl_cost predict(point p)
 int lab01_explore(const wk_job *job)
 {
     /* Runs start 256 bytes apart (512 and 1024 for the widest), so no two runs share a sector
-     * or a line. The last two rows, whose pitch equals the run, read everything: the dense cases
+     * or a line. The last two rows, whose spacing equals the run, read everything: the dense cases
      * (lab01_spec.c's plot relies on this order). */
     static const point points[] = {
         {4, 4, 256},   {8, 4, 256},   {16, 4, 256},    {32, 4, 256},  {64, 4, 256},
@@ -72,17 +73,17 @@ int lab01_explore(const wk_job *job)
     cudaFree(dst);
 
     FILE *csv = wk_explore_csv(job);
-    fprintf(csv, "run_bytes,elem_bytes,pitch_bytes,sectors_per_request,model_efficiency,"
+    fprintf(csv, "run_bytes,elem_bytes,spacing_bytes,sectors_per_request,model_efficiency,"
                  "nsight_bytes_per_sector,median_ms,useful_gb_s,percent_of_copy\n");
     printf("lab 01 explore on %s: %.0f GB/s same-run copy (read + write), 1 GiB footprint\n",
            job->dev.name, sol / 1e9);
-    printf("%-10s %-6s %-9s %-10s %-11s %-10s %-12s %s\n", "run bytes", "elem", "pitch", "sect/req",
-           "model eff", "time ms", "useful GB/s", "% of copy");
+    printf("%-10s %-6s %-9s %-10s %-11s %-10s %-12s %s\n", "run bytes", "elem", "spacing",
+           "sect/req", "model eff", "time ms", "useful GB/s", "% of copy");
     for (size_t i = 0; i < sizeof points / sizeof points[0]; ++i) {
         point p = points[i];
         unsigned runs_per_request = 32 / (p.run_bytes / p.elem_bytes);
         runs_ctx rc = {.base = base,
-                       .requests = footprint / (runs_per_request * p.pitch),
+                       .requests = footprint / (runs_per_request * p.spacing),
                        .p = p,
                        .sink = sink};
         tm_result t;
@@ -93,11 +94,11 @@ int lab01_explore(const wk_job *job)
         double useful = (double)rc.requests * 32 * p.elem_bytes;
         double bw = useful / (t.median_ms * 1e-3);
         printf("%-10u %-6u %-9zu %-10u %-11.1f %-10.3f %-12.0f %.1f\n", p.run_bytes, p.elem_bytes,
-               p.pitch, c.sectors, 100 * cl_tally_efficiency(&tally), t.median_ms, bw / 1e9,
+               p.spacing, c.sectors, 100 * cl_tally_efficiency(&tally), t.median_ms, bw / 1e9,
                100 * bw / sol);
-        fprintf(csv, "%u,%u,%zu,%u,%.4f,%.4f,%.4f,%.1f,%.2f\n", p.run_bytes, p.elem_bytes, p.pitch,
-                c.sectors, cl_tally_efficiency(&tally), cl_tally_bytes_per_sector(&tally),
-                t.median_ms, bw / 1e9, 100 * bw / sol);
+        fprintf(csv, "%u,%u,%zu,%u,%.4f,%.4f,%.4f,%.1f,%.2f\n", p.run_bytes, p.elem_bytes,
+                p.spacing, c.sectors, cl_tally_efficiency(&tally),
+                cl_tally_bytes_per_sector(&tally), t.median_ms, bw / 1e9, 100 * bw / sol);
     }
     fclose(csv);
     cudaFree(base);

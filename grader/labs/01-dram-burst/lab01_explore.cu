@@ -11,7 +11,7 @@
 
 template <typename T>
 __global__ void read_runs(const char *__restrict__ base, size_t requests, unsigned lanes_per_run,
-                          size_t run_pitch, float *__restrict__ sink)
+                          size_t run_spacing, float *__restrict__ sink)
 {
     const unsigned lane = threadIdx.x & 31;
     const size_t warp = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -20,7 +20,7 @@ __global__ void read_runs(const char *__restrict__ base, size_t requests, unsign
     float acc = 0.0f;
     for (size_t r = warp; r < requests; r += warps) {
         size_t run = r * runs_per_request + lane / lanes_per_run;
-        const T *p = (const T *)(base + run * run_pitch) + lane % lanes_per_run;
+        const T *p = (const T *)(base + run * run_spacing) + lane % lanes_per_run;
         T v = *p;
         acc += *(const float *)&v;
     }
@@ -29,7 +29,7 @@ __global__ void read_runs(const char *__restrict__ base, size_t requests, unsign
 }
 
 extern "C" cudaError_t lab01_read_runs(const void *base, size_t requests, unsigned elem_bytes,
-                                       unsigned run_bytes, size_t run_pitch, float *sink)
+                                       unsigned run_bytes, size_t run_spacing, float *sink)
 {
     int device = 0, sms = 0;
     cudaError_t err = cudaGetDevice(&device);
@@ -44,13 +44,13 @@ extern "C" cudaError_t lab01_read_runs(const void *base, size_t requests, unsign
     const char *b = (const char *)base;
     switch (elem_bytes) {
     case 4:
-        read_runs<float><<<grid, block>>>(b, requests, lanes, run_pitch, sink);
+        read_runs<float><<<grid, block>>>(b, requests, lanes, run_spacing, sink);
         break;
     case 8:
-        read_runs<float2><<<grid, block>>>(b, requests, lanes, run_pitch, sink);
+        read_runs<float2><<<grid, block>>>(b, requests, lanes, run_spacing, sink);
         break;
     case 16:
-        read_runs<float4><<<grid, block>>>(b, requests, lanes, run_pitch, sink);
+        read_runs<float4><<<grid, block>>>(b, requests, lanes, run_spacing, sink);
         break;
     default:
         return cudaErrorInvalidValue;
