@@ -75,6 +75,10 @@ add_test(NAME unit_classroom_yml
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/classroom_yml.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(unit_classroom_yml PROPERTIES LABELS unit TIMEOUT 60)
 # The student edition must hold no solution and still build with the student's Makefile.
+# The HTML workbook renders, with every internal link and figure (needs pandoc).
+add_test(NAME unit_workbook COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/workbook.sh
+                                    ${PROJECT_SOURCE_DIR})
+set_tests_properties(unit_workbook PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 120)
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})

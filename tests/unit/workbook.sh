@@ -1,0 +1,34 @@
+#!/bin/sh
+# The HTML workbook (tools/workbook/build.sh): it renders, its table of contents lists every
+# handout, every internal link lands on an identifier of the page, no link points at a Markdown
+# file, and every figure is embedded (a data: URI), none left out. Skipped (77) without pandoc.
+#     workbook.sh SOURCE_DIR
+set -u
+src=$1
+command -v pandoc >/dev/null || { echo "no pandoc: skipped"; exit 77; }
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+html=$t/workbook.html
+sh "$src/tools/workbook/build.sh" "$html" || { echo "FAIL: the workbook did not render"; exit 1; }
+grep -o 'id="[^"]*"' "$html" | sed 's/^id="//; s/"$//' | sort -u > "$t/ids"
+grep -o 'href="#[^"]*"' "$html" | sed 's/^href="#//; s/"$//' | sort -u > "$t/links"
+broken=$(comm -23 "$t/links" "$t/ids")
+[ -z "$broken" ] || fail "internal links with no target: $(echo "$broken" | tr '\n' ' ')"
+md=$(grep -o 'href="[^"#:]*\.md[^"]*"' "$html" | sort -u)
+[ -z "$md" ] || fail "links to Markdown files: $(echo "$md" | tr '\n' ' ')"
+figures=$(pandoc "$src"/handouts/*.md -t json | grep -o '"t":"Image"' | wc -l) # as pandoc reads them
+embedded=$(grep -o '<img[^>]*src="data:[^"]*"' "$html" | wc -l)
+other=$(grep -o '<img[^>]*>' "$html" | grep -vc 'src="data:')
+[ "$embedded" -eq "$figures" ] || fail "$embedded figures embedded, the handouts have $figures"
+[ "$other" -eq 0 ] || fail "$other figures not embedded"
+toc=$(sed -n '/<nav id="TOC"/,/<\/nav>/p' "$html" | grep -c '<a href="#')
+for f in "$src"/handouts/*.md; do
+    id=$(basename "$f" .md)
+    grep -q "id=\"$id\"" "$html" || fail "no place for $id.md"
+done
+[ "$toc" -gt 20 ] || fail "the table of contents has $toc entries"
+echo "workbook: $(wc -c < "$html" | tr -d ' ') bytes, $toc contents entries, $(wc -l < "$t/links") internal link targets ($(echo "$broken" | grep -c .) broken), $embedded of $figures figures embedded"
+[ $fails -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
+exit $((fails > 0))
