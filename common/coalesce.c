@@ -180,3 +180,11 @@ void cl_request_strided(cl_request *req, uint64_t base, int64_t offset, int64_t 
     req->active = active;
     req->size = size;
 }
+
+int cl_request_misaligned(const cl_request *req)
+{
+    for (int l = 0; l < CL_WARP_SIZE; l++)
+        if ((req->active >> l) & 1u && req->size && req->addr[l] % req->size)
+            return l;
+    return -1;
+}

@@ -74,6 +74,10 @@ double cl_tally_sectors_per_request(const cl_tally *t);
 void cl_request_strided(cl_request *req, uint64_t base, int64_t offset, int64_t stride_bytes,
                         uint32_t size, uint32_t active);
 
+/* The first active lane whose address is not a multiple of the access size (the GPU faults
+ * on such a load or store: "misaligned address"), or -1 when every lane is aligned. */
+int cl_request_misaligned(const cl_request *req);
+
 #ifdef __cplusplus
 }
 #endif

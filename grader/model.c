@@ -13,17 +13,16 @@
  * ("misaligned address"), so such a request is refused rather than costed. */
 static int aligned(const cl_request *req, char *err, size_t err_size)
 {
-    for (int lane = 0; lane < CL_WARP_SIZE; ++lane)
-        if ((req->active >> lane) & 1u && req->addr[lane] % req->size) {
-            snprintf(err, err_size,
-                     "lane %d's address is %llu bytes past a multiple of %u: a %u-byte access "
-                     "there faults on the GPU (misaligned address); start every lane at a "
-                     "multiple of %u (--offset, --stride, --addresses)",
-                     lane, (unsigned long long)(req->addr[lane] % req->size), req->size, req->size,
-                     req->size);
-            return 2;
-        }
-    return 0;
+    int lane = cl_request_misaligned(req);
+    if (lane < 0)
+        return 0;
+    snprintf(err, err_size,
+             "lane %d's address is %llu bytes past a multiple of %u: a %u-byte access there "
+             "faults on the GPU (misaligned address); start every lane at a multiple of %u "
+             "(--offset, --stride, --addresses)",
+             lane, (unsigned long long)(req->addr[lane] % req->size), req->size, req->size,
+             req->size);
+    return 2;
 }
 
 int md_request(const cli_options *o, cl_request *req, char *err, size_t err_size)

@@ -336,6 +336,13 @@ static cJSON *trace_json(const oc_outcome *o)
         cJSON_AddStringToObject(w, "op", b->is_store ? "store" : "load");
         cJSON_AddNumberToObject(w, "size", b->size);
         cJSON_AddItemToObject(w, "tally", tally_json(&b->tally));
+        /* One sampled warp of it, lane by lane (null: inactive), for drawing it again
+         * (handouts/demo/: the live demo's "your report" view). */
+        cJSON_AddNumberToObject(w, "active", b->active);
+        cJSON *a = cJSON_AddArrayToObject(w, "addresses");
+        for (int l = 0; l < CL_WARP_SIZE; ++l)
+            cJSON_AddItemToArray(a, (b->active >> l) & 1u ? cJSON_CreateNumber((double)b->addr[l])
+                                                          : cJSON_CreateNull());
     }
     return tr;
 }

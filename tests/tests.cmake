@@ -79,6 +79,10 @@ set_tests_properties(unit_classroom_yml PROPERTIES LABELS unit TIMEOUT 60)
 add_test(NAME unit_workbook COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/workbook.sh
                                     ${PROJECT_SOURCE_DIR})
 set_tests_properties(unit_workbook PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 120)
+# The live demo in headless Chromium agrees with grade --model (needs clang and Chromium).
+add_test(NAME unit_demo COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/demo.sh ${PROJECT_SOURCE_DIR}
+                                ${PROJECT_BINARY_DIR})
+set_tests_properties(unit_demo PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})

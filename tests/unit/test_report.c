@@ -562,6 +562,38 @@ static void test_text_speed_gate_and_trace_size(void **state)
     assert_contains(t, "counters agree, at full size: 4.0 and 4.0 sectors/request");
 }
 
+/* The blamed instruction's sampled warp travels in the JSON, lane by lane, for the live demo's
+ * "your report" view (handouts/demo/demo.js) to draw it again. */
+static void test_json_worst_warp_addresses(void **state)
+{
+    (void)state;
+    static oc_outcome o;
+    o = passed_outcome();
+    o.trace = OC_ENGINE_OK;
+    o.worst[0].found = 1;
+    o.worst[0].size = 4;
+    o.worst[0].line = 12;
+    o.worst[0].active = 0x5; /* lanes 0 and 2 */
+    o.worst[0].addr[0] = 4096;
+    o.worst[0].addr[2] = 4224;
+    o.blamed = &o.worst[0];
+    rp_manifest m = {.version = "t", .seed = 1};
+    char *text = rp_json(&m, &o, 1);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cJSON *lab = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "labs"), 0);
+    cJSON *w = cJSON_GetObjectItem(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(lab, "coalescing"), "trace"), "worst");
+    assert_non_null(w);
+    assert_int_equal(cJSON_GetObjectItem(w, "active")->valueint, 5);
+    cJSON *a = cJSON_GetObjectItem(w, "addresses");
+    assert_int_equal(cJSON_GetArraySize(a), 32);
+    assert_close(cJSON_GetArrayItem(a, 0)->valuedouble, 4096, 0);
+    assert_true(cJSON_IsNull(cJSON_GetArrayItem(a, 1)));
+    assert_close(cJSON_GetArrayItem(a, 2)->valuedouble, 4224, 0);
+    cJSON_Delete(root);
+}
+
 static void test_json_and_gradescope_speed_part(void **state)
 {
     (void)state;
@@ -701,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_text_wrong_output_shows_details),
         cmocka_unit_test(test_text_wraps_long_lines),
         cmocka_unit_test(test_text_speed_gate_and_trace_size),
+        cmocka_unit_test(test_json_worst_warp_addresses),
         cmocka_unit_test(test_json_and_gradescope_speed_part),
         cmocka_unit_test(test_gradescope_ungraded),
         cmocka_unit_test(test_classroom_runner_result),

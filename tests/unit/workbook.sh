@@ -1,7 +1,8 @@
 #!/bin/sh
 # The HTML workbook (tools/workbook/build.sh): it renders, its table of contents lists every
 # handout, every internal link lands on an identifier of the page, no link points at a Markdown
-# file, and every figure is embedded (a data: URI), none left out. Skipped (77) without pandoc.
+# file, every figure is embedded (a data: URI), none left out, and, where headless Chromium is,
+# the live demo runs in it. Skipped (77) without pandoc.
 #     workbook.sh SOURCE_DIR
 set -u
 src=$1
@@ -29,6 +30,13 @@ for f in "$src"/handouts/*.md; do
     grep -q "id=\"$id\"" "$html" || fail "no place for $id.md"
 done
 [ "$toc" -gt 20 ] || fail "the table of contents has $toc entries"
+# The live demo runs inside the page too (its scripts embedded), where there is a browser.
+browser=$(command -v chromium-headless-shell || command -v chromium || true)
+if [ -n "$browser" ]; then
+    "$browser" --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom \
+        "file://$html" 2>/dev/null | grep -q '<output id="cd-result" data-status="0" data-sectors="4"' ||
+        fail "the demo does not run in the workbook"
+fi
 echo "workbook: $(wc -c < "$html" | tr -d ' ') bytes, $toc contents entries, $(wc -l < "$t/links") internal link targets ($(echo "$broken" | grep -c .) broken), $embedded of $figures figures embedded"
 [ $fails -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
 exit $((fails > 0))
