@@ -83,6 +83,11 @@ set_tests_properties(unit_workbook PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TI
 add_test(NAME unit_demo COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/demo.sh ${PROJECT_SOURCE_DIR}
                                 ${PROJECT_BINARY_DIR})
 set_tests_properties(unit_demo PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300)
+# Every grade --model figure quoted in the handouts, and the seed simulator's table, against
+# the model itself.
+add_test(NAME unit_misconceptions COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/misconceptions.sh
+                                          ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+set_tests_properties(unit_misconceptions PROPERTIES LABELS unit TIMEOUT 120)
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})
