@@ -289,6 +289,8 @@ void co_print(FILE *out, const co_course *c)
             "set by the course");
     fprintf(out, "%-4s %-20s %-23s %-17s %-9s\n", "", "", "corr/loads/stores/speed", "loads/stores",
             "at least");
+    fprintf(out, "(measured: what the lab's stub and reference solution reached on an H200, "
+                 "loads/stores as graded)\n");
     for (size_t i = 0; i < c->nlabs; ++i) {
         const lab_spec *s = &c->labs[i];
         char points[32], speed[16] = "-", set[96] = "", thresholds[32];
@@ -308,6 +310,15 @@ void co_print(FILE *out, const co_course *c)
                          names[b]);
         fprintf(out, "%-4s %-20s %-23s %-17s %-9s %s\n", s->id, s->slug, points, thresholds, speed,
                 set[0] ? set : "nothing (the lab's own)");
+        /* What the thresholds were set between (lab_spec.measured). */
+        char measured[160];
+        int n = snprintf(measured, sizeof measured, "stub %.1f%%/%.1f%%, solution %.1f%%/%.1f%%",
+                         100 * s->measured.stub_load, 100 * s->measured.stub_store,
+                         100 * s->measured.solution_load, 100 * s->measured.solution_store);
+        if (s->points_speed > 0 && n > 0 && (size_t)n < sizeof measured)
+            snprintf(measured + n, sizeof measured - (size_t)n, ", speed-up %.2fx/%.2fx",
+                     s->measured.stub_speedup, s->measured.solution_speedup);
+        fprintf(out, "%-25s measured: %s\n", "", measured);
         if (c->set[i] & CO_SET_VISIBILITY) {
             fprintf(out, "%-25s visibility:", "");
             for (int p = 0; p < 4; ++p)

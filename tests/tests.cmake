@@ -88,6 +88,10 @@ set_tests_properties(unit_demo PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOU
 add_test(NAME unit_misconceptions COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/misconceptions.sh
                                           ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 set_tests_properties(unit_misconceptions PROPERTIES LABELS unit TIMEOUT 120)
+# The instructor guide's quote of a course's settings is what the grader prints.
+add_test(NAME unit_instructor_guide COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/instructor_guide.sh
+                                            ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+set_tests_properties(unit_instructor_guide PROPERTIES LABELS unit TIMEOUT 60)
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})

@@ -31,6 +31,15 @@ touch "$copy/build-release/grade" "$copy/tests/outside-build/CMakeCache.txt" \
 check same-from-a-copy "[ \"\$(tar -tzf '$out.tar.gz' | sed 's|^[^/]*/||' | grep -v -e '/\$' -e '^\$' | sort)\" = \"\$(cd '$copy.edition' && find . -type f | sed 's|^\./||' | sort)\" ]"
 rm -rf "$copy" "$copy.edition" "$copy.edition.tar.gz"
 
+# Without the answers: no handout keeps its Predict answers, each says where they are, and the
+# answer key made from the full tree has them all.
+(cd / && sh "$src/tools/student-edition.sh" --no-answers "$out.na") >/dev/null || fails=$((fails + 1))
+check no-answers "! grep -l '<summary>Answers</summary>' '$out.na'/handouts/*.md"
+check answer-note "[ \$(grep -l \"instructor's answer key\" '$out.na'/handouts/0*.md | wc -l) -eq \$(grep -l '<summary>Answers</summary>' '$src'/handouts/0*.md | wc -l) ]"
+sh "$src/tools/answer-key.sh" "$out.key.md" >/dev/null || fails=$((fails + 1))
+check answer-key "[ \$(grep -c '^## Lab' '$out.key.md') -eq \$(ls '$src'/handouts/0[1-9]-*.md | wc -l) ] && grep -q 'four sectors in one line' '$out.key.md' && ! grep -q '<details>' '$out.key.md'"
+rm -rf "$out.na" "$out.na.tar.gz" "$out.key.md"
+
 rm -rf "$out" "$out.tar.gz"
 [ $fails -eq 0 ] && echo "student edition ok"
 exit $((fails > 0))

@@ -105,12 +105,16 @@ static void test_good_course(void **state)
     FILE *f = tmpfile();
     co_print(f, &c);
     rewind(f);
-    char shown[2048];
+    char shown[4096];
     shown[fread(shown, 1, sizeof shown - 1, f)] = '\0';
     fclose(f);
     assert_contains(shown, "01   dram-burst           50/25/25/-              85%/90%");
     assert_contains(shown, "1.15x     speed-up");
     assert_contains(shown, "nothing (the lab's own)");
+    /* What each lab's thresholds lie between, from the lab's own spec. */
+    assert_contains(shown, "measured: stub 12.5%/12.5%, solution 100.0%/100.0%\n");
+    assert_contains(shown, "measured: stub 15.6%/");
+    assert_contains(shown, "speed-up 1.00x/1.21x");
 }
 
 static void test_broken_courses(void **state)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Renders the handouts into one self-contained HTML workbook: a table of contents, every figure
 # embedded, the links between handouts kept (workbook.lua), math as MathML (no network). The
-# Markdown stays where it is, readable as it is hosted.
+# Markdown stays where it is, readable as it is hosted. Every handout but the instructor guide.
 #     tools/workbook/build.sh [OUT.html]        (default: workbook.html here)
 # Needs pandoc 2.17 or later; exits 3 without it.
 set -eu
