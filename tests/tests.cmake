@@ -92,6 +92,11 @@ set_tests_properties(unit_misconceptions PROPERTIES LABELS unit TIMEOUT 120)
 add_test(NAME unit_instructor_guide COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/instructor_guide.sh
                                             ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 set_tests_properties(unit_instructor_guide PROPERTIES LABELS unit TIMEOUT 60)
+# Every explore table a handout quotes is a row of that lab's committed explore CSV.
+add_test(NAME unit_explore_tables
+         COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
+                 ${PROJECT_SOURCE_DIR}/tests/tools/explore_tables.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(unit_explore_tables PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})
