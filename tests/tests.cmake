@@ -97,6 +97,12 @@ add_test(NAME unit_explore_tables
          COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
                  ${PROJECT_SOURCE_DIR}/tests/tools/explore_tables.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(unit_explore_tables PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+# Every grade report a handout quotes adds up: parts against thresholds, score, verdict, shares.
+add_test(NAME unit_quoted_reports
+         COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\" \"$2\""
+                 ${PROJECT_SOURCE_DIR}/tests/tools/quoted_reports.py ${PROJECT_SOURCE_DIR}
+                 $<TARGET_FILE:grade>)
+set_tests_properties(unit_quoted_reports PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})
