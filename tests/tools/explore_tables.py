@@ -2,11 +2,13 @@
 """Every explore table a handout quotes comes from that lab's explore run.
 
 A handout quotes its lab's explore run as a text block that starts "lab NN explore on ..."; the
-same run's table is committed as handouts/figures/explore-NN-h200.csv. Each data row of the quote
-must be one row of the CSV: every number in it equal to one of that row's fields as the table
-rounds it (to the decimals shown; a share may be shown as a percentage, milliseconds as
-microseconds). A number edited in a quote, or a quote left behind when the CSV is measured again,
-fails here.
+same run's table is committed as handouts/figures/explore-NN-h200.csv. The quote must hold the CSV's
+rows, as many and in the same order; each row its CSV row's words (its name first, a layout) and
+its numbers fields of the CSV row, each column of the quote one field for every row, as the table
+rounds them (to the decimals shown; a share may be shown as a percentage, milliseconds as
+microseconds; a field may be left out). A
+number edited, swapped or copied from another row, a row dropped or renamed, or a quote left
+behind when the CSV is measured again, fails here.
 
     explore_tables.py SOURCE_DIR
 """
@@ -16,20 +18,24 @@ import os
 import re
 import sys
 
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
-SCALES = (1, 100, 1000)
+# A number, or a lone "-": a field the run did not measure (the CSV writes -1).
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|(?<!\S)-(?!\S)")
+SCALES = (1, 100, 1000)  # as it is, a share as a percentage, milliseconds as microseconds
+NOTE = re.compile(r"^[a-z][a-z -]*: ")  # a line of prose under a table ("speed-up: the time ...")
 
 
 def quoted_tables(path):
-    """(lab, [row text]) for each quoted explore table of the handout."""
+    """(lab, [row text]) for each quoted explore table of the handout: the lines after its title
+    and header, to the end of the block, blank lines and notes left out."""
     lines = open(path, encoding="utf-8").read().split("\n")
     tables, i = [], 0
     while i < len(lines):
         m = re.match(r"lab (\d\d) explore on ", lines[i])
         if m and i > 0 and lines[i - 1].startswith("```"):
             rows, j = [], i + 2  # the title, then the header
-            while j < len(lines) and not lines[j].startswith("```") and lines[j].strip():
-                rows.append(lines[j])
+            while j < len(lines) and not lines[j].startswith("```"):
+                if lines[j].strip() and not NOTE.match(lines[j]):
+                    rows.append(lines[j])
                 j += 1
             tables.append((m.group(1), rows))
             i = j
@@ -42,37 +48,71 @@ def decimals(text):
 
 
 def shown(field, text):
-    """Whether the CSV field (text), rounded as the table writes text, can read as text: within
-    half a unit of the table's last digit, and of the CSV's own (both were rounded from the
-    run's value)."""
+    """Whether the CSV field (text) can read as text in the table: rounded to the decimals shown
+    where the CSV has more, equal where it has as many, and within the CSV's own rounding where
+    it has fewer (both were rounded from the run's value)."""
+    if text == "-":
+        return float(field) < 0
     value, want = float(field), float(text)
-    for k in SCALES:
-        slack = 0.5 * 10 ** -decimals(text) + 0.5 * 10 ** -decimals(field) * k
-        if abs(value * k - want) <= slack * (1 + 1e-9):
+    for k, shift in ((1, 0), (100, 2), (1000, 3)):
+        finer = decimals(field) - shift  # the CSV's decimals, on the table's scale
+        shown_decimals = decimals(text)
+        if finer > shown_decimals:
+            slack = 0.5 * 10**-shown_decimals
+        elif finer == shown_decimals:
+            slack = 0
+        else:
+            slack = 0.5 * 10**-finer
+        if abs(value * k - want) <= slack + 1e-9 * max(1.0, abs(want)):
             return True
     return False
 
 
-def fields(row):
-    out = []
-    for v in row:
-        try:
-            float(v)
-            out.append(v)
-        except ValueError:
-            pass
-    return out
+def is_number(v):
+    try:
+        float(v)
+        return True
+    except ValueError:
+        return False
 
 
-def matches(text_row, csv_row):
-    """Whether every number of the quoted row is a field of the CSV row. A first column with
-    words in it is the row's name ("tiled 32 x 32"): its numbers are not measurements."""
-    values = fields(csv_row)
-    columns = re.split(r"\s{2,}", text_row.strip())
-    if re.search(r"[A-Za-z]", columns[0]) and len(columns) > 1:
-        columns = columns[1:]
-    numbers = NUMBER.findall("  ".join(columns))
-    return all(any(shown(v, n) for v in values) for n in numbers)
+def words_and_numbers(text_row, csv_row):
+    """The quoted row's numbers once the CSV row's words are found in it (a row's name, a
+    layout; the name first, where the CSV starts with one), or None when one is missing. The
+    numbers of a name ("tiled 32 x 32") are its words', not measurements."""
+    words = [v for v in csv_row if not is_number(v)]
+    rest = text_row.strip()
+    if csv_row and not is_number(csv_row[0]) and not rest.startswith(csv_row[0]):
+        return None
+    for w in words:
+        if w not in rest:
+            return None
+        rest = rest.replace(w, " ", 1)
+    return NUMBER.findall(rest)
+
+
+def columns(quoted, data):
+    """A field of the CSV for each column of the quote, the same for every row, no field twice,
+    with every quoted number its field as the table rounds it; None when there is none."""
+    n = len(quoted[0])
+    if any(len(q) != n for q in quoted):
+        return None
+    # Fields counted from the end of a row: a name with a comma in it ("naive, x on rows")
+    # is written unquoted, and takes two fields of the CSV in some rows, one in others.
+    fields = [j - len(data[0]) for j, v in enumerate(data[0]) if is_number(v)]
+
+    def assign(c, used):
+        if c == n:
+            return []
+        for j in fields:
+            if j not in used and all(-j <= len(d) and is_number(d[j]) and shown(d[j], q[c])
+                                     for q, d in zip(quoted, data)):
+                rest = assign(c + 1, used | {j})
+                if rest is not None:
+                    return [j] + rest
+        return None
+
+    return assign(0, frozenset())
 
 
 def main():
@@ -87,12 +127,29 @@ def main():
                 continue
             with open(table, newline="") as f:
                 data = list(csv.reader(f))[1:]
-            for r in rows:
+            name = os.path.basename(path)
+            if len(rows) != len(data):
+                print(f"FAIL: {name} quotes {len(rows)} rows of lab {lab}'s explore table; "
+                      f"explore-{lab}-h200.csv has {len(data)}")
+                failures += 1
+                continue
+            quoted = []
+            for r, d in zip(rows, data):
                 checked += 1
-                if not any(matches(r, d) for d in data):
-                    print(f"FAIL: {os.path.basename(path)}: no row of explore-{lab}-h200.csv "
-                          f"gives the quoted row '{r.strip()}'")
+                q = words_and_numbers(r, d)
+                if q is None:
+                    print(f"FAIL: {name}: the quoted row '{r.strip()}' lacks the words of "
+                          f"explore-{lab}-h200.csv's row {','.join(d)}")
                     failures += 1
+                quoted.append(q or [])
+            if all(quoted) and columns(quoted, data) is None:
+                # Name the first row that no consistent choice of columns fits.
+                for k in range(1, len(rows) + 1):
+                    if columns(quoted[:k], data[:k]) is None:
+                        break
+                print(f"FAIL: {name}: lab {lab}'s quoted explore table is not "
+                      f"explore-{lab}-h200.csv, column for column; first at '{rows[k - 1].strip()}'")
+                failures += 1
     print(f"{checked} quoted explore rows checked against the committed explore tables")
     print("1 passed, 0 failed" if failures == 0 and checked else "0 passed, 1 failed")
     return 0 if failures == 0 and checked else 1
