@@ -2,10 +2,11 @@
 """The arithmetic of every grade report a handout quotes.
 
 The handouts quote reports from runs on the H200. Their measurements cannot be re-run without
-that GPU, but what a report derives from them can be checked: each part's "ok" or "too low"
-against its threshold, the score from the parts that passed (each lab's points, as
-'grade --course --print' gives them), PASS only at full marks, and the bandwidth's share of the
-copy. A quote edited by hand so that it no longer adds up fails here.
+that GPU, but what a report derives from them can be checked: each part's threshold (the lab's,
+as 'grade --course --print' gives it) and its "ok" or "too low", the speed-up from the two times
+and its word, the score from the parts that passed (the lab's points), PASS only at full marks
+and FAIL only below, the bandwidth's share of the copy; and every part or speed line must read as
+one. A quote edited by hand so that it no longer adds up fails here.
 
     quoted_reports.py SOURCE_DIR GRADE
 """
@@ -17,7 +18,8 @@ import tempfile
 
 HEAD = re.compile(r"^lab (\d\d) \S+: .*\s(PASS|FAIL|NOT GRADED)\s+(\d+)/(\d+)$")
 PART = re.compile(r"^  (loads|stores)\s+([\d.]+)%\s+[\d.]+ sectors/request\s+\(need >= (\d+)%\)\s+(ok|too low)")
-SPEED = re.compile(r"^  speed\s+([\d.]+)x .*\(need >= ([\d.]+)x\)")
+SPEED = re.compile(r"^  speed\s+([\d.]+)x .*: ([\d.]+) ms .* against ([\d.]+) ms, same run\s+"
+                   r"\(need >= ([\d.]+)x\)\s+(ok|too slow)")
 BANDWIDTH = re.compile(r"^  bandwidth\s+(\d+) GB/s, (\d+)% of this GPU's (?:copy|ceiling) \((\d+) GB/s")
 
 
@@ -31,9 +33,13 @@ def lab_points(src, grade):
     os.unlink(f.name)
     points = {}
     for line in out.splitlines():
-        m = re.match(r"^(\d\d)\s+\S+\s+(\d+)/(\d+)/(\d+)/(\d+|-)", line)
+        m = re.match(r"^(\d\d)\s+\S+\s+(\d+)/(\d+)/(\d+)/(\d+|-)\s+(\d+)%/(\d+)%\s+"
+                     r"([\d.]+x|-)", line)
         if m:
-            points[m.group(1)] = tuple(0 if g == "-" else int(g) for g in m.groups()[1:])
+            g = m.groups()
+            points[g[0]] = {"points": tuple(0 if v == "-" else int(v) for v in g[1:5]),
+                            "need": (int(g[5]), int(g[6])),
+                            "speedup": None if g[7] == "-" else float(g[7][:-1])}
     return points
 
 
@@ -57,7 +63,8 @@ def check(name, lab_points, start, block):
     problems = []
     lab, verdict, score, most = HEAD.match(block[0]).groups()
     score, most = int(score), int(most)
-    correct_pts, load_pts, store_pts, speed_pts = lab_points[lab]
+    spec = lab_points[lab]
+    correct_pts, load_pts, store_pts, speed_pts = spec["points"]
     correct = any(re.match(r"^  correctness  ok\b", l) for l in block)
     # A quote may leave its correctness line out (the handout says so); the loads and stores
     # shown are then those of a correct run (only a correct run is measured).
@@ -66,17 +73,33 @@ def check(name, lab_points, start, block):
     earned = correct_pts if correct else 0
     parts_seen = 0
     for l in block:
+        if re.match(r"^  (loads|stores) ", l) and not PART.match(l):
+            problems.append(f"a part line that does not read as one: '{l.strip()}'")
+        if re.match(r"^  speed ", l) and not SPEED.match(l):
+            problems.append(f"a speed line that does not read as one: '{l.strip()}'")
         m = PART.match(l)
         if m:
             parts_seen += 1
             kind, eff, need, said = m.group(1), float(m.group(2)), float(m.group(3)), m.group(4)
+            lab_need = spec["need"][0 if kind == "loads" else 1]
+            if need != lab_need:
+                problems.append(f"{kind} need >= {need:g}%, the lab's threshold is {lab_need}%")
             if (said == "ok") != (eff >= need):
                 problems.append(f"{kind} {eff}% against {need}% says '{said}'")
             if said == "ok" and correct:
                 earned += load_pts if kind == "loads" else store_pts
         m = SPEED.match(l)
-        if m and correct and float(m.group(1)) >= float(m.group(2)):
-            earned += speed_pts
+        if m:
+            ratio, ms, base, need, said = (float(m.group(1)), float(m.group(2)),
+                                           float(m.group(3)), float(m.group(4)), m.group(5))
+            if spec["speedup"] is not None and need != spec["speedup"]:
+                problems.append(f"speed need >= {need}x, the lab's is {spec['speedup']}x")
+            if abs(base / ms - ratio) > 0.005 + base * 0.0005 / ms**2 + 1e-9:
+                problems.append(f"speed {ratio}x is not {base} ms over {ms} ms")
+            if (said == "ok") != (ratio >= need):
+                problems.append(f"speed {ratio}x against {need}x says '{said}'")
+            if said == "ok" and correct:
+                earned += speed_pts
         m = BANDWIDTH.match(l)
         if m:
             x, share, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
@@ -88,13 +111,15 @@ def check(name, lab_points, start, block):
         problems.append(f"the parts that passed make {earned}, the report says {score}")
     if verdict == "PASS" and score != most:
         problems.append(f"PASS with {score}/{most}")
+    if verdict == "FAIL" and score == most:
+        problems.append(f"FAIL with {score}/{most}")
     return [f"FAIL: {name}:{start}: lab {lab}'s report: {p}" for p in problems]
 
 
 def main():
     src, grade = sys.argv[1], os.path.abspath(sys.argv[2])
     points = lab_points(src, grade)
-    if len(points) < 7:
+    if len(points) < 7:  # every lab's points, thresholds and speed-up
         print("FAIL: could not read the labs' points from grade --course --print")
         return 1
     failures, checked = [], 0

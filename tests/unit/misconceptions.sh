@@ -30,6 +30,13 @@ for f in "$src"/handouts/*.md; do
                 echo "FAIL: $(basename "$f"): grade --model $args quoted as $sectors sectors, $eff; it prints $got"
             echo "ok $(basename "$f"): --model $args -> $sectors sectors, $eff"
         done
+    # Every arrow after a model command must be read: a quote the pattern above misses (a
+    # typo, another form) is a number no one checks.
+    arrows=$(tr '\n' ' ' < "$f" | tr -s ' ' | grep -o '`\(build/\)\{0,1\}grade --model [^`]*` \(→\|->\)' | wc -l)
+    read_ok=$(tr '\n' ' ' < "$f" | tr -s ' ' |
+        grep -o '`grade --model [^`]*` → [0-9][0-9]* sectors\{0,1\}, [0-9.]*%' | wc -l)
+    [ "$arrows" = "$read_ok" ] ||
+        echo "FAIL: $(basename "$f"): $arrows model quotes with an arrow, $read_ok read as \"\`grade --model ...\` → N sectors, E%\""
 done > "$t/quotes.txt"
 grep '^FAIL' "$t/quotes.txt"
 fails=$((fails + $(grep -c '^FAIL' "$t/quotes.txt")))
