@@ -68,6 +68,21 @@ compare "view=layout&rows=1024&major=column" --size 4 --stride 4096
 compare "view=layout&rows=1024&major=row" --size 4 --stride 4
 compare "view=coalesced" --size 4 --stride 4
 
+# The page's numbers are the WebAssembly model's, not its own: built from a model made wrong on
+# purpose (one sector more a request), the same page must show the wrong count.
+wrong=$t/wrong
+mkdir -p "$wrong/common" "$wrong/tools/demo" "$wrong/handouts/figures"
+cp "$src"/common/coalesce.[ch] "$wrong/common/" && cp -r "$src/tools/demo/." "$wrong/tools/demo/"
+cp "$src"/handouts/figures/explore-0[12]-h200.csv "$wrong/handouts/figures/"
+sed -i 's/out->sectors = sectors.count;/out->sectors = sectors.count + 1;/' "$wrong/common/coalesce.c"
+sh "$wrong/tools/demo/build.sh" "$wrong/page" >/dev/null &&
+    cp "$t/index.html" "$t/demo.js" "$wrong/page/" || fail "the wrong model did not build"
+r=$("$browser" --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom \
+    "file://$wrong/page/index.html?view=coalesced" 2>/dev/null | grep -o '<output id="cd-result"[^>]*>')
+[ "$(attr sectors "$r")" = 5 ] ||
+    fail "with a model that adds a sector the page still shows $(attr sectors "$r"): its numbers are not the model's"
+echo "  a model made wrong on purpose -> the page shows $(attr sectors "$r") sectors for 4"
+
 r=$(page "view=bandwidth")
 rows=$(( $(wc -l < "$src/handouts/figures/explore-01-h200.csv") + $(wc -l < "$src/handouts/figures/explore-02-h200.csv") - 2 ))
 [ "$(attr bars "$r")" = "$rows" ] || fail "the bandwidth view drew $(attr bars "$r") bars of $rows rows"
