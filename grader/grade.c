@@ -335,7 +335,15 @@ static char *compile_key(const gr_config *cfg, const lab_files *f, size_t *size)
     FILE *k = open_memstream(&key, size);
     if (!k)
         return NULL;
-    fprintf(k, "grade compile cache 1\n%s\n", nvcc_version(cfg->nvcc ? cfg->nvcc : "nvcc"));
+    fprintf(k, "grade compile cache 2\n%s\n", nvcc_version(cfg->nvcc ? cfg->nvcc : "nvcc"));
+    /* What nvcc reads from its environment changes what it builds: flags it adds, the host
+     * compiler it takes (named, or found on PATH). */
+    static const char *const vars[] = {"NVCC_APPEND_FLAGS", "NVCC_PREPEND_FLAGS", "NVCC_CCBIN",
+                                       "PATH"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
+        const char *v = getenv(vars[i]);
+        fprintf(k, "%s=%s\n", vars[i], v ? v : "(unset)");
+    }
     for (int i = 0; argv[i]; ++i)
         fprintf(k, "%s\n", argv[i]);
     DIR *d = opendir(f->src); /* the header and the kernel, in a fixed order */
@@ -413,8 +421,13 @@ static int from_cache(const gr_config *cfg, const lab_files *f, const char *key,
     char *stored = wi_read_bytes(path, (size_t)8 << 20, &n, why, sizeof why);
     int same = stored && n == size && !memcmp(stored, key, size);
     free(stored);
-    if (!same || make_dir(f->keep) != 0 || copy_outputs(f, entry, 0) != 0)
+    if (!same)
         return -1;
+    utimensat(AT_FDCWD, entry, NULL, 0); /* used now: the last to be pruned */
+    snprintf(path, sizeof path, "%s/kernel.fatbin", f->keep);
+    if (make_dir(f->keep) != 0 || copy_outputs(f, entry, 0) != 0 || access(path, R_OK) != 0 ||
+        access(f->so, R_OK) != 0)
+        return -1; /* a spoiled or vanishing entry: compiled again */
     snprintf(path, sizeof path, "%s/log", entry);
     note->log = wi_read_bytes(path, (size_t)64 << 10, &n, why, sizeof why);
     snprintf(path, sizeof path, "%s/made", entry);
@@ -422,7 +435,6 @@ static int from_cache(const gr_config *cfg, const lab_files *f, const char *key,
     if (!made || sscanf(made, "%63s %lf", note->run, &note->seconds) != 2)
         note->run[0] = '\0';
     free(made);
-    utimensat(AT_FDCWD, entry, NULL, 0); /* used now: the last to be pruned */
     return 0;
 }
 
@@ -499,10 +511,24 @@ static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, 
     if (k && fclose(k) != 0)
         ok = 0;
     if (ok && rename(tmp, entry) != 0) {
-        /* An entry of another key (a collision, or a spoiled one) gives way; one of the same
-         * key, stored meanwhile by another compile, is as good as this. */
-        gr_remove_tree(entry);
-        ok = rename(tmp, entry) == 0;
+        /* A whole entry of the same key, stored meanwhile by another compile, is as good as
+         * this one, and may be being read: it stays. One of another key (a collision) or a
+         * spoiled one gives way, set aside first so that a reader never sees it half removed. */
+        snprintf(path, sizeof path, "%s/key", entry);
+        size_t n = 0;
+        char why[64];
+        char *stored = wi_read_bytes(path, (size_t)8 << 20, &n, why, sizeof why);
+        char so[4500], fatbin[4500];
+        snprintf(so, sizeof so, "%s/kernel.so", entry);
+        snprintf(fatbin, sizeof fatbin, "%s/keep/kernel.fatbin", entry);
+        int same = stored && n == size && !memcmp(stored, key, size) && access(so, R_OK) == 0 &&
+                   access(fatbin, R_OK) == 0;
+        free(stored);
+        char aside[4500];
+        snprintf(aside, sizeof aside, "%s/old-%d", cfg->compile_cache, (int)getpid());
+        ok = !same && rename(entry, aside) == 0 && rename(tmp, entry) == 0;
+        if (!same)
+            gr_remove_tree(aside);
     }
     if (!ok)
         gr_remove_tree(tmp);

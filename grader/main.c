@@ -399,9 +399,10 @@ static void report(const session *s, FILE *out, const di_info *dev, const oc_out
 #define CACHE_KEEP 64
 
 /* Where compiled kernels are kept: grade-cache/ beside grade, from run to run, where grade may
- * write there (a folder of its own, not a link); with --no-cache, or where it may not, a folder
- * of this run's alone, where the labs compiled ahead of their grading are found. Only where the
- * recording is confined: the student's host code could otherwise write into it. */
+ * write there (a folder of its own, not a link, that no one else may write in); with --no-cache, or
+ * where it may not, a folder of this run's alone, where the labs compiled ahead of their grading
+ * are found. Only where the recording is confined: the student's host code could otherwise write
+ * into it. */
 static void choose_cache(session *s)
 {
     if (!s->cfg.confine_recording)
@@ -410,7 +411,7 @@ static void choose_cache(session *s)
     snprintf(s->cache, sizeof s->cache, "%s/grade-cache", s->tracer_dir);
     if (!s->opt->no_cache && (mkdir(s->cache, 0700) == 0 || errno == EEXIST) &&
         lstat(s->cache, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-        access(s->cache, W_OK) == 0) {
+        (st.st_mode & 077) == 0 && access(s->cache, W_OK) == 0) {
         s->cfg.compile_cache = s->cache;
         s->cfg.compile_cache_keep = CACHE_KEEP;
         return;
@@ -426,7 +427,7 @@ static pid_t compile_ahead(const session *s, size_t i)
     if (s->nlabs < 2)
         return 0;
     char dir[PATH_MAX], kernel[4096];
-    snprintf(dir, sizeof dir, "%s/ahead-%s", s->base, s->labs[i]->id);
+    snprintf(dir, sizeof dir, "%s/ahead-%zu", s->base, i); /* a lab named twice: two folders */
     if (s->cfg.kernel)
         snprintf(kernel, sizeof kernel, "%s", s->cfg.kernel);
     else

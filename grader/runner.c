@@ -510,6 +510,24 @@ static int is_spared(pid_t pid)
     return 0;
 }
 
+/* The children kill_children() killed and no one has reaped yet: only they are reaped here,
+ * never a spared child (its own waiter must find it, and its pid must not be reused while it
+ * is still spared). */
+#define MAX_KILLED 4096
+static pid_t killed[MAX_KILLED];
+static int nkilled;
+
+static void reap_killed(void)
+{
+    int kept = 0;
+    for (int i = 0; i < nkilled; ++i) {
+        pid_t r = waitpid(killed[i], NULL, WNOHANG);
+        if (r == 0 || (r < 0 && errno == EINTR))
+            killed[kept++] = killed[i]; /* not gone yet */
+    }
+    nkilled = kept;
+}
+
 /* Sends SIGKILL to every child of this process but the spared; returns how many there were. */
 static int kill_children(void)
 {
@@ -523,7 +541,13 @@ static int kill_children(void)
         if (e->d_name[0] < '0' || e->d_name[0] > '9' || parent_of(e->d_name) != self ||
             is_spared((pid_t)atoi(e->d_name)))
             continue;
-        kill((pid_t)atoi(e->d_name), SIGKILL);
+        pid_t pid = (pid_t)atoi(e->d_name);
+        kill(pid, SIGKILL);
+        int known = 0;
+        for (int i = 0; i < nkilled && !known; ++i)
+            known = killed[i] == pid;
+        if (!known && nkilled < MAX_KILLED)
+            killed[nkilled++] = pid;
         ++found;
     }
     closedir(d);
@@ -537,12 +561,10 @@ int rn_kill_orphans(void)
     /* Killed children may have been forking: go on until a round finds none. */
     for (int found = kill_children(); found > 0 && rn_now_s() < deadline; found = kill_children()) {
         total += found;
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
+        reap_killed();
         struct timespec pause = {0, 2 * 1000 * 1000};
         nanosleep(&pause, NULL);
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
+        reap_killed();
     }
     return total;
 }

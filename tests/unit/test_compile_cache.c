@@ -235,6 +235,26 @@ static void test_pruned_to_the_newest(void **state)
     oc_free(&o);
 }
 
+/* What nvcc reads from its environment is part of the key (a -DDEBUG added through
+ * NVCC_APPEND_FLAGS builds another kernel), and an entry whose device code is gone is compiled
+ * again, never taken (from an adversarial review). */
+static void test_environment_and_spoiled_entries(void **state)
+{
+    (void)state;
+    append("// environment\n");
+    assert_false(graded_from_cache("sm_90", 30));
+    assert_true(graded_from_cache("sm_90", 31));
+    setenv("NVCC_APPEND_FLAGS", "-DGRADE_TEST_FLAG", 1);
+    assert_false(graded_from_cache("sm_90", 32));
+    unsetenv("NVCC_APPEND_FLAGS");
+    assert_true(graded_from_cache("sm_90", 33));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -f '%s'/*/keep/kernel.fatbin", cache);
+    assert_int_equal(system(cmd), 0);
+    assert_false(graded_from_cache("sm_90", 34));
+    assert_true(graded_from_cache("sm_90", 35));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_compiled_ahead_keeps_its_time_and_warnings),
         cmocka_unit_test(test_text_compiled_ahead_is_found),
         cmocka_unit_test(test_pruned_to_the_newest),
+        cmocka_unit_test(test_environment_and_spoiled_entries),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
