@@ -325,6 +325,9 @@ static int run_on_gpus(const gr_config *cfg, const bt_options *opt, FILE *progre
     for (unsigned k = 0; k < n; ++k) {
         pids[k] = fork();
         if (pids[k] == 0) {
+            /* The subreaper mark is not inherited: each worker adopts, and stops, what its own
+             * gradings leave running (runner.h). */
+            rn_adopt_orphans();
             char gpu[32], out[4300], work[4300];
             gpu_name(k, gpu, sizeof gpu);
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
