@@ -292,6 +292,30 @@ static void test_run_stops_what_left_the_group(void **state)
     rn_result_free(&res);
 }
 
+/* A spared child (a compile ahead) that ended while orphans were being stopped is left for its
+ * own waiter: rn_kill_orphans reaps only what it killed, so the pid is not free for reuse while
+ * it is still spared. */
+static void test_spared_child_is_left_to_its_waiter(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(7);
+    assert_true(pid > 0);
+    assert_int_equal(rn_spare(pid), 0);
+    const struct timespec tick = {0, 50 * 1000 * 1000};
+    nanosleep(&tick, NULL); /* it has ended: a zombie, ours to wait for */
+    assert_int_equal(rn_adopt_orphans(), 0);
+    rn_options opt = default_options();
+    rn_result res = run_fake("daemon", NULL, &opt); /* stops an orphan, so reaps */
+    rn_result_free(&res);
+    rn_kill_orphans();
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+    rn_unspare(pid);
+}
+
 static void test_run_limits_file_size(void **state)
 {
     (void)state;
@@ -465,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_run_reports_missing_workdir),
         cmocka_unit_test(test_run_returns_promptly_after_fork_hang),
         cmocka_unit_test(test_run_stops_what_left_the_group),
+        cmocka_unit_test(test_spared_child_is_left_to_its_waiter),
         cmocka_unit_test(test_run_limits_file_size),
         cmocka_unit_test(test_run_leaves_no_zombies),
         cmocka_unit_test(test_run_closes_its_descriptors),
