@@ -409,20 +409,28 @@ typedef struct compile_note {
     char run[64];
 } compile_note;
 
-/* A hit: the entry's outputs copied into the work folder and *note read; 0, else -1. */
-static int from_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
-                      char *entry, size_t entry_size, compile_note *note)
+/* Whether the cache entry was stored under this key, byte for byte. */
+static int holds_key(const char *entry, const char *key, size_t size)
 {
-    snprintf(entry, entry_size, "%s/%016llx", cfg->compile_cache,
-             (unsigned long long)fnv1a(key, size));
     char path[4500], why[64];
     snprintf(path, sizeof path, "%s/key", entry);
     size_t n = 0;
     char *stored = wi_read_bytes(path, (size_t)8 << 20, &n, why, sizeof why);
     int same = stored && n == size && !memcmp(stored, key, size);
     free(stored);
-    if (!same)
+    return same;
+}
+
+/* A hit: the entry's outputs copied into the work folder and *note read; 0, else -1. */
+static int from_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
+                      char *entry, size_t entry_size, compile_note *note)
+{
+    snprintf(entry, entry_size, "%s/%016llx", cfg->compile_cache,
+             (unsigned long long)fnv1a(key, size));
+    if (!holds_key(entry, key, size))
         return -1;
+    char path[4500], why[64];
+    size_t n = 0;
     utimensat(AT_FDCWD, entry, NULL, 0); /* used now: the last to be pruned */
     snprintf(path, sizeof path, "%s/kernel.fatbin", f->keep);
     if (make_dir(f->keep) != 0 || copy_outputs(f, entry, 0) != 0 || access(path, R_OK) != 0 ||
@@ -514,16 +522,11 @@ static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, 
         /* A whole entry of the same key, stored meanwhile by another compile, is as good as
          * this one, and may be being read: it stays. One of another key (a collision) or a
          * spoiled one gives way, set aside first so that a reader never sees it half removed. */
-        snprintf(path, sizeof path, "%s/key", entry);
-        size_t n = 0;
-        char why[64];
-        char *stored = wi_read_bytes(path, (size_t)8 << 20, &n, why, sizeof why);
         char so[4500], fatbin[4500];
         snprintf(so, sizeof so, "%s/kernel.so", entry);
         snprintf(fatbin, sizeof fatbin, "%s/keep/kernel.fatbin", entry);
-        int same = stored && n == size && !memcmp(stored, key, size) && access(so, R_OK) == 0 &&
-                   access(fatbin, R_OK) == 0;
-        free(stored);
+        int same =
+            holds_key(entry, key, size) && access(so, R_OK) == 0 && access(fatbin, R_OK) == 0;
         char aside[4500];
         snprintf(aside, sizeof aside, "%s/old-%d", cfg->compile_cache, (int)getpid());
         ok = !same && rename(entry, aside) == 0 && rename(tmp, entry) == 0;

@@ -28,16 +28,12 @@ page() { # QUERY: the page's result element after its scripts ran
 attr() { # NAME RESULT
     echo "$2" | grep -o " data-$1=\"[^\"]*\"" | sed 's/.*="//; s/"$//'
 }
-model() { # ARGS...: sectors lines efficiency, as grade --model prints them, or "refused"
-    "$build/grade" --model --figure "$t/m.dot" "$@" > "$t/m.txt" 2>&1 || { echo refused; return; }
-    awk '/sectors touched/ { s = $NF } /lines touched/ { l = $NF }
-         /^  efficiency/ { e = $2; sub("%", "", e) } END { print s, l, e }' "$t/m.txt"
-}
+. "$src/tests/unit/model_lib.sh" # model ARGS...
 compare() { # QUERY MODEL-ARGS...
     query=$1
     shift
     r=$(page "$query")
-    want=$(model "$@")
+    want=$(model "$@" | sed "s/%$//") # the page writes the efficiency without its %
     if [ "$(attr status "$r")" -ge 100 ] 2>/dev/null; then got=refused
     else got="$(attr sectors "$r") $(attr lines "$r") $(attr efficiency "$r")"; fi
     [ "$got" = "$want" ] || fail "?$query: the page says '$got', grade --model $* '$want'"
@@ -93,7 +89,7 @@ addresses=$(awk 'BEGIN { for (l = 0; l < 32; l++) printf "%s%.0f", l ? "," : "",
 printf '{"labs":[{"id":"01","coalescing":{"trace":{"worst":{"file":"labs/01-dram-burst/kernel.cu","line":30,"op":"load","source":"y[i] = a * x[i];","size":4,"active":4294967295,"addresses":[%s]}}}}]}\n' \
     "$addresses" > "$t/report.json"
 r=$(page "view=report&report=file://$t/report.json")
-want=$(model --size 4 --stride 64)
+want=$(model --size 4 --stride 64 | sed "s/%$//")
 got="$(attr sectors "$r") $(attr lines "$r") $(attr efficiency "$r")"
 [ "$got" = "$want" ] || fail "the report view says '$got', grade --model --stride 64 '$want'"
 echo "$r" | grep -q "kernel.cu:30" || fail "the report view does not name the line"

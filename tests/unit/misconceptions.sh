@@ -12,11 +12,7 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fails=0 checked=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-model() { # ARGS...: "SECTORS LINES EFFICIENCY" as grade --model prints them
-    "$build/grade" --model --figure "$t/m.dot" "$@" > "$t/m.txt" 2>&1 || { echo refused; return; }
-    awk '/sectors touched/ { s = $NF } /lines touched/ { l = $NF }
-         /^  efficiency/ { e = $2 } END { print s, l, e }' "$t/m.txt"
-}
+. "$src/tests/unit/model_lib.sh" # model ARGS...
 # The quotes: each handout as one line, then every "`grade --model ...` → N sector(s), E%".
 for f in "$src"/handouts/*.md; do
     tr '\n' ' ' < "$f" | tr -s ' ' |
