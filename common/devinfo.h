@@ -29,6 +29,10 @@ typedef struct di_info {
  * exits. */
 int di_query(int index, di_info *info);
 
+/* The memory's theoretical peak, bytes a second: memory clock x bus width x 2 (the device's
+ * attributes); 0 where the runtime reports no memory clock. */
+double di_peak_bytes_per_s(const di_info *info);
+
 /* Formats a driver or runtime version such as 13000 as "13.0". */
 void di_version_string(int version, char *buf, size_t size);
 

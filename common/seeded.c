@@ -60,7 +60,7 @@ float sd_next_float(sd_rng *rng, float lo, float hi)
  * state before x[0] (splitmix64's state after i steps is that state plus i gammas). */
 typedef struct fill_part {
     float *x;
-    size_t begin, end;
+    size_t stride, begin, end;
     uint64_t state;
     double lo, span;
     float hi;
@@ -71,7 +71,7 @@ static void *fill_uniform_part(void *arg)
     const fill_part *p = arg;
     sd_rng rng = {p->state + (uint64_t)p->begin * SD_GAMMA};
     for (size_t i = p->begin; i < p->end; i++)
-        p->x[i] = scale_unit(sd_next_u64(&rng), p->lo, p->span, p->hi);
+        p->x[i * p->stride] = scale_unit(sd_next_u64(&rng), p->lo, p->span, p->hi);
     return NULL;
 }
 
@@ -83,6 +83,12 @@ static void *fill_uniform_part(void *arg)
 
 void sd_fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, float hi)
 {
+    sd_fill_uniform_strided(x, n, 1, seed, stream, lo, hi);
+}
+
+void sd_fill_uniform_strided(float *x, size_t n, size_t stride, uint64_t seed, uint64_t stream,
+                             float lo, float hi)
+{
     sd_rng rng;
     sd_init(&rng, seed, stream);
     fill_part parts[SD_FILL_THREADS];
@@ -91,8 +97,8 @@ void sd_fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float l
     size_t nparts = cpus > SD_FILL_THREADS ? SD_FILL_THREADS : cpus > 1 ? (size_t)cpus : 1;
     size_t started = 0;
     for (size_t k = 0; k < nparts; k++) {
-        parts[k] = (fill_part){
-            x, n * k / nparts, n * (k + 1) / nparts, rng.state, lo, (double)hi - (double)lo, hi};
+        parts[k] = (fill_part){x,         stride, n * k / nparts,          n * (k + 1) / nparts,
+                               rng.state, lo,     (double)hi - (double)lo, hi};
         /* Part 0 is this thread's; a part whose thread does not start is filled here too. */
         if (k > 0 && pthread_create(&threads[k], NULL, fill_uniform_part, &parts[k]) == 0)
             started |= (size_t)1 << k;

@@ -27,6 +27,10 @@ float sd_next_float(sd_rng *rng, float lo, float hi);
 
 /* x[i] uniform in [lo, hi), i < n. */
 void sd_fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, float hi);
+/* x[i * stride] the same values as sd_fill_uniform's x[i]: one field of an array of
+ * structures, the others untouched. */
+void sd_fill_uniform_strided(float *x, size_t n, size_t stride, uint64_t seed, uint64_t stream,
+                             float lo, float hi);
 
 /* n distinct values with no two equal, in a seeded random order, so that reading element i
  * where j was meant always shows: the values are +-(1 + k / 2^23) for k a permutation of

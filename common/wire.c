@@ -217,6 +217,9 @@ cJSON *wi_device_to_json(const wi_device *d)
     cJSON_AddNumberToObject(o, "sm_count", i->sm_count);
     cJSON_AddNumberToObject(o, "l2_bytes", (double)i->l2_bytes);
     cJSON_AddNumberToObject(o, "global_bytes", (double)i->global_bytes);
+    cJSON_AddNumberToObject(o, "mem_clock_khz", i->mem_clock_khz);
+    cJSON_AddNumberToObject(o, "bus_width_bits", i->bus_width_bits);
+    cJSON_AddNumberToObject(o, "peak_bytes_per_s", di_peak_bytes_per_s(i));
     cJSON_AddStringToObject(o, "driver_cuda", drv);
     cJSON_AddStringToObject(o, "runtime_cuda", rt);
     cJSON_AddStringToObject(o, "error", d->error);
@@ -245,6 +248,8 @@ static void device_read(reader *r, const cJSON *o, wi_device *d)
     i->sm_count = (int)num(r, o, w, "sm_count");
     i->l2_bytes = (size_t)count(r, o, w, "l2_bytes");
     i->global_bytes = (size_t)count(r, o, w, "global_bytes");
+    i->mem_clock_khz = (int)num(r, o, w, "mem_clock_khz");
+    i->bus_width_bits = (int)num(r, o, w, "bus_width_bits");
     text(r, o, w, "driver_cuda", drv, sizeof drv);
     text(r, o, w, "runtime_cuda", rt, sizeof rt);
     i->driver_version = version_number(drv);
@@ -279,9 +284,10 @@ static void time_read(reader *r, const cJSON *o, const char *where, wi_time *t)
 
 static const char *const status_names[] = {"ok", "no_permission", "unsupported", "failed"};
 static const char *const counter_keys[WI_NCOUNTERS] = {
-    "ld_requests",         "ld_sectors",         "ld_bytes",           "st_requests",
-    "st_sectors",          "st_bytes",           "shared_ld_requests", "shared_st_requests",
-    "shared_ld_conflicts", "shared_st_conflicts"};
+    "ld_requests",         "ld_sectors",         "ld_bytes",
+    "st_requests",         "st_sectors",         "st_bytes",
+    "shared_ld_requests",  "shared_st_requests", "shared_ld_conflicts",
+    "shared_st_conflicts", "dram_read_bytes",    "dram_write_bytes"};
 
 static cJSON *counters_to_json(const wi_counters *c)
 {
@@ -347,7 +353,10 @@ cJSON *wi_result_to_json(const wi_result *res)
         const wi_timing *t = &res->timing;
         cJSON *j = cJSON_AddObjectToObject(o, "timing");
         cJSON_AddItemToObject(j, "student", time_to_json(&t->student));
-        cJSON_AddItemToObject(j, "sol_copy", time_to_json(&t->copy));
+        cJSON *c = time_to_json(&t->ceiling);
+        cJSON_AddStringToObject(c, "kernel", t->ceiling_kernel);
+        cJSON_AddNumberToObject(c, "buffer_bytes", t->ceiling_buffer_bytes);
+        cJSON_AddItemToObject(j, "ceiling", c);
         if (t->has_baseline)
             cJSON_AddItemToObject(j, "baseline", time_to_json(&t->baseline));
         cJSON_AddNumberToObject(j, "flush_bytes", t->flush_bytes);
@@ -378,7 +387,11 @@ int wi_result_from_json(const cJSON *o, wi_result *res, char *why, size_t why_si
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "timing");
     if ((res->has_timing = t != NULL)) {
         time_read(&r, object(&r, t, "timing", "student"), "timing.student", &res->timing.student);
-        time_read(&r, object(&r, t, "timing", "sol_copy"), "timing.sol_copy", &res->timing.copy);
+        const cJSON *c = object(&r, t, "timing", "ceiling");
+        time_read(&r, c, "timing.ceiling", &res->timing.ceiling);
+        text(&r, c, "timing.ceiling", "kernel", res->timing.ceiling_kernel,
+             sizeof res->timing.ceiling_kernel);
+        res->timing.ceiling_buffer_bytes = num(&r, c, "timing.ceiling", "buffer_bytes");
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(t, "baseline");
         if ((res->timing.has_baseline = b != NULL))
             time_read(&r, b, "timing.baseline", &res->timing.baseline);

@@ -115,8 +115,15 @@ typedef struct wi_time {
     double bytes_per_s; /* bytes / median */
 } wi_time;
 
+/* A working set smaller than this many times the GPU's L2 is partly served from the cache; the
+ * bandwidth ceiling's copies use buffers at least this large. */
+#define WI_WORKING_SET_L2S 4
+
 typedef struct wi_timing {
-    wi_time student, copy; /* the lab's work, and the same-run speed-of-light copy */
+    wi_time student;             /* the lab's work */
+    wi_time ceiling;             /* this GPU's bandwidth ceiling, the same run's best copy */
+    char ceiling_kernel[16];     /* which copy that was (wk_sol_copy_name): "float4 8/SM" */
+    double ceiling_buffer_bytes; /* the size of each of its two buffers */
     int has_baseline;
     wi_time baseline; /* the lab's own baseline kernel, when it has one */
     double flush_bytes;
@@ -141,10 +148,14 @@ typedef enum wi_counter {
     WI_SH_ST_REQUESTS,
     WI_SH_LD_CONFLICTS,
     WI_SH_ST_CONFLICTS,
+    WI_DRAM_READ_BYTES, /* bytes the DRAM read and wrote for the kernel (explore runs) */
+    WI_DRAM_WRITE_BYTES,
     WI_NCOUNTERS
 } wi_counter;
-/* The first WI_NGLOBAL_COUNTERS are always read; the shared-memory ones on request. */
+/* The first WI_NGLOBAL_COUNTERS are always read; the next up to WI_NSHARED_COUNTERS (the
+ * shared-memory ones) on request, and the DRAM's after them on request too (counters.h). */
 #define WI_NGLOBAL_COUNTERS 6
+#define WI_NSHARED_COUNTERS 10
 
 #define WI_MAX_KERNELS 16
 typedef struct wi_counter_kernel {

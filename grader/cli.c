@@ -81,8 +81,15 @@ static const cli_option options[] = {
     {"--no-timing", NULL, OPT_SET, AT(timing), 0, NULL, "do not time the kernel", GROUP_GRADE},
     {"--explore", NULL, OPT_ACTION, 0, CLI_EXPLORE, NULL,
      "run the lab's explore experiment instead of grading", GROUP_GRADE},
+    {"--bench", NULL, OPT_ACTION, 0, CLI_BENCH, NULL,
+     "grade every lab's stub and solution (instructor copies) and\n"
+     "print bandwidth against this GPU's ceiling and peak, the\n"
+     "engines' efficiencies and the grading time of each step",
+     GROUP_GRADE},
     {"--csv", NULL, OPT_STRING, AT(csv), 0, "FILE",
-     "with --explore: where to write the table (default: explore-NN.csv)", GROUP_GRADE},
+     "with --explore or --bench: where to write the table\n"
+     "(default: explore-NN.csv, bench.csv)",
+     GROUP_GRADE},
     {"--explain", NULL, OPT_SET, AT(explain), 1, NULL,
      "also draw one sampled warp of the worst instruction\n"
      "(explain-NN.dot, and .svg where Graphviz is installed)",
@@ -297,6 +304,10 @@ static int check_combinations(const cli_options *o, char *err, size_t err_size)
         return usage_error(err, err_size, "%s",
                            "--submissions writes a CSV gradebook and Markdown feedback: no "
                            "--format");
+    if (o->action == CLI_BENCH && (o->kernel || o->solution || o->format != CLI_TEXT))
+        return usage_error(err, err_size, "%s",
+                           "--bench grades each lab's stub and solution and prints a table: no "
+                           "--kernel, --solution or --format");
     if (o->action == CLI_EXPLORE && o->nlabs != 1)
         return usage_error(err, err_size, "%s",
                            "--explore runs one lab: name it, e.g. 'grade --explore 01'");

@@ -21,7 +21,8 @@ typedef enum cli_action {
     CLI_DOCTOR,
     CLI_EXPLORE,
     CLI_MODEL,
-    CLI_BATCH /* --submissions DIR */
+    CLI_BATCH, /* --submissions DIR */
+    CLI_BENCH  /* --bench */
 } cli_action;
 
 typedef enum cli_format { CLI_TEXT, CLI_JSON, CLI_GRADESCOPE, CLI_JUNIT, CLI_CLASSROOM } cli_format;

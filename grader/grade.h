@@ -58,6 +58,12 @@ int gr_same_outputs(const char *checked, const char *dir);
 /* Removes path and everything below it, never following a link. */
 void gr_remove_tree(const char *path);
 
+/* Whether file, a path in the device code's line table, is the student's kernel: source (this
+ * lab's src/kernel.cu) or another of the grader's copies of it, all named src/kernel.cu, where a
+ * compile ahead (gr_compile_ahead) or an earlier run whose device code the cache kept compiled
+ * the same text (the cache's key holds the text). */
+int gr_names_student_source(const char *file, const char *source);
+
 /* Compiles cfg->kernel for spec in workdir into cfg->compile_cache, and nothing more (no student
  * code runs): a later gr_grade_lab of the same file finds it there. 0 when it compiled. */
 int gr_precompile(const gr_config *cfg, const lab_spec *spec, const char *workdir);

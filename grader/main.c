@@ -435,6 +435,32 @@ static pid_t compile_ahead(const session *s, size_t i)
     return gr_compile_ahead(&s->cfg, s->labs[i], dir, kernel, NULL, 0);
 }
 
+/* Grades every lab chosen into outcomes, the next labs' compiles running on the other cores
+ * while one is measured; with print, each lab's text report as it is done. */
+static void grade_labs(session *s, oc_outcome *outcomes, int print)
+{
+    pid_t *ahead = calloc(s->nlabs, sizeof *ahead);
+    if (!ahead)
+        die(CL_EXIT_ENV, "%s", "out of memory");
+    size_t window = gr_compiles_ahead(), started = 0;
+    for (size_t i = 0; i < s->nlabs; ++i) {
+        for (; started < s->nlabs && started < i + 1 + window; ++started)
+            ahead[started] = compile_ahead(s, started);
+        gr_wait_ahead(ahead[i]);
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s/lab%s", s->base, s->labs[i]->id);
+        gr_remove_tree(dir); /* a lab graded again in this run starts afresh */
+        gr_grade_lab(&s->cfg, s->labs[i], dir, &outcomes[i]);
+        if (print) {
+            rp_text_lab(s->out, &outcomes[i]);
+            fflush(s->out);
+        }
+        if (s->opt->explain)
+            explain(&outcomes[i]);
+    }
+    free(ahead);
+}
+
 static int cmd_grade(session *s)
 {
     const cli_options *opt = s->opt;
@@ -447,32 +473,75 @@ static int cmd_grade(session *s)
         fprintf(out, "grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
                 dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
     oc_outcome *outcomes = calloc(s->nlabs, sizeof *outcomes);
-    pid_t *ahead = calloc(s->nlabs, sizeof *ahead);
-    if (!outcomes || !ahead)
+    if (!outcomes)
         die(CL_EXIT_ENV, "%s", "out of memory");
-    /* The next labs' compiles run on the other cores while this one is measured. */
-    size_t window = gr_compiles_ahead(), started = 0;
-    for (size_t i = 0; i < s->nlabs; ++i) {
-        for (; started < s->nlabs && started < i + 1 + window; ++started)
-            ahead[started] = compile_ahead(s, started);
-        gr_wait_ahead(ahead[i]);
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s/lab%s", s->base, s->labs[i]->id);
-        gr_grade_lab(&s->cfg, s->labs[i], dir, &outcomes[i]);
-        if (opt->format == CLI_TEXT) {
-            rp_text_lab(out, &outcomes[i]);
-            fflush(out);
-        }
-        if (opt->explain)
-            explain(&outcomes[i]);
-    }
+    grade_labs(s, outcomes, opt->format == CLI_TEXT);
     report(s, out, &dev, outcomes);
     rp_counts c = rp_count(outcomes, s->nlabs);
     for (size_t i = 0; i < s->nlabs; ++i)
         oc_free(&outcomes[i]);
     free(outcomes);
-    free(ahead);
     return c.failed ? CL_EXIT_FAIL : c.skipped ? CL_EXIT_ENV : CL_EXIT_OK;
+}
+
+/* grade --bench: every lab's stub, then its solution, then the solutions again, each pass
+ * timed; the table on standard output and as CSV. The first two passes compile afresh (a cache
+ * of this run's alone), the third finds what they compiled. */
+static int cmd_bench(session *s)
+{
+    const cli_options *opt = s->opt;
+    di_info dev;
+    if (!gpu_ready(s, &dev))
+        return CL_EXIT_ENV;
+    char solution[4096];
+    s->cfg.solution = 1;
+    gr_default_kernel(&s->cfg, s->labs[0], solution, sizeof solution);
+    if (access(solution, R_OK) != 0)
+        die(CL_EXIT_USAGE,
+            "--bench grades the reference solutions too, and there is none here ('%s'): run it "
+            "in the instructor's copy",
+            solution);
+    const char *csv_path = opt->csv ? opt->csv : "bench.csv";
+    FILE *csv = fopen(csv_path, "w");
+    if (!csv)
+        die(CL_EXIT_ENV, "cannot write '%s'", csv_path);
+    if (s->cfg.confine_recording) {
+        snprintf(s->cache, sizeof s->cache, "%s/compiled", s->base);
+        s->cfg.compile_cache = s->cache;
+    }
+    oc_outcome *o = calloc(3 * s->nlabs, sizeof *o);
+    if (!o)
+        die(CL_EXIT_ENV, "%s", "out of memory");
+    double seconds[3];
+    for (int pass = 0; pass < 3; ++pass) {
+        s->cfg.solution = pass > 0;
+        s->cfg.run_id = pass == 2 ? "again" : s->base; /* the third finds them compiled before */
+        double t = rn_now_s();
+        grade_labs(s, o + pass * s->nlabs, 0);
+        seconds[pass] = rn_now_s() - t;
+    }
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+    rp_bench b = {.gpu = dev.name,
+                  .date = date,
+                  .seed = s->cfg.seed,
+                  .stubs = o,
+                  .solutions = o + s->nlabs,
+                  .n = s->nlabs,
+                  .stubs_s = seconds[0],
+                  .solutions_s = seconds[1],
+                  .again_s = seconds[2]};
+    rp_bench_table(s->out, csv, &b);
+    int failed = fclose(csv) != 0;
+    if (failed)
+        fprintf(stderr, "grade: cannot write '%s'\n", csv_path);
+    else
+        fprintf(stderr, "grade: wrote '%s'\n", csv_path);
+    for (size_t i = 0; i < 3 * s->nlabs; ++i)
+        oc_free(&o[i]);
+    free(o);
+    return failed ? CL_EXIT_ENV : CL_EXIT_OK;
 }
 
 /* --submissions DIR: every student's labs, into a gradebook and feedback files (batch.h). */
@@ -529,7 +598,7 @@ static const struct {
 } actions[] = {
     {CLI_HELP, 0, cmd_help},     {CLI_VERSION, 0, cmd_version}, {CLI_LIST, 0, cmd_list},
     {CLI_MODEL, 0, cmd_model},   {CLI_GRADE, 1, cmd_grade},     {CLI_EXPLORE, 1, cmd_explore},
-    {CLI_DOCTOR, 1, cmd_doctor}, {CLI_BATCH, 1, cmd_batch},
+    {CLI_DOCTOR, 1, cmd_doctor}, {CLI_BATCH, 1, cmd_batch},     {CLI_BENCH, 1, cmd_bench},
 };
 
 /* Whether a file can be made at path: its folder exists and is writable. */

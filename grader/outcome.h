@@ -132,7 +132,12 @@ typedef struct oc_outcome {
 
     /* timing engine */
     int timed;
-    double student_ms, student_bytes_per_s, sol_bytes_per_s;
+    double student_ms, student_bytes_per_s;
+    /* this GPU's bandwidth ceiling, the same run's best copy over buffers several times the L2
+     * (which copy: ceiling_kernel), and the memory's theoretical peak (0: not reported) */
+    double ceiling_bytes_per_s, peak_bytes_per_s;
+    char ceiling_kernel[16];
+    size_t l2_bytes;    /* the GPU's L2, for saying when a working set fits in it */
     double baseline_ms; /* the lab's own baseline kernel, same run (0 when the lab has none) */
 
     double useful_bytes;       /* the fewest bytes the task moves, as the child reported it */

@@ -196,17 +196,33 @@ static void coalescing_lines(FILE *out, const oc_outcome *o)
     }
 }
 
+/* Whether the bytes the task moves fit in a few times the L2 (a bandwidth then partly measures
+ * the cache). */
+static int in_cache(const oc_outcome *o)
+{
+    return o->l2_bytes > 0 && o->useful_bytes < WI_WORKING_SET_L2S * (double)o->l2_bytes;
+}
+
 /* Bandwidth and bank conflicts (shown), and the speed gate (graded where the lab has one). */
 static void timing_lines(FILE *out, const oc_outcome *o)
 {
     const lab_spec *s = o->spec;
-    if (o->timed && o->sol_bytes_per_s > 0)
+    if (o->timed && o->ceiling_bytes_per_s > 0) {
+        char peak[64] = "";
+        if (o->peak_bytes_per_s > 0)
+            snprintf(peak, sizeof peak, "; peak %.0f GB/s", o->peak_bytes_per_s / 1e9);
         fprintf(out,
-                "  %-12s %.0f GB/s, %.0f%% of this GPU's copy (%.0f GB/s); %.3f ms  (shown, "
-                "not graded)\n",
+                "  %-12s %.0f GB/s, %.0f%% of this GPU's ceiling (%.0f GB/s, its best copy%s); "
+                "%.3f ms  (shown, not graded)\n",
                 "bandwidth", o->student_bytes_per_s / 1e9,
-                100 * o->student_bytes_per_s / o->sol_bytes_per_s, o->sol_bytes_per_s / 1e9,
-                o->student_ms);
+                100 * o->student_bytes_per_s / o->ceiling_bytes_per_s, o->ceiling_bytes_per_s / 1e9,
+                peak, o->student_ms);
+        if (in_cache(o))
+            fprintf(out,
+                    "  %-12s its %.0f MB fit in %dx this GPU's %.0f MB L2: the time partly "
+                    "measures the cache\n",
+                    "", o->useful_bytes / 1e6, WI_WORKING_SET_L2S, (double)o->l2_bytes / 1e6);
+    }
     if (s->report_bank_conflicts && o->counters == OC_ENGINE_OK)
         fprintf(out,
                 "  %-12s %.2f bank conflicts per shared load, %.2f per shared store  (shown, "
@@ -409,10 +425,16 @@ static void timing_json(cJSON *j, const oc_outcome *o)
     if (o->timed) {
         cJSON_AddNumberToObject(t, "median_ms", o->student_ms);
         cJSON_AddNumberToObject(t, "bytes_per_s", o->student_bytes_per_s);
-        cJSON_AddNumberToObject(t, "sol_copy_bytes_per_s", o->sol_bytes_per_s);
-        cJSON_AddNumberToObject(t, "fraction_of_sol",
-                                o->sol_bytes_per_s > 0 ? o->student_bytes_per_s / o->sol_bytes_per_s
-                                                       : 0.0);
+        cJSON_AddNumberToObject(t, "ceiling_bytes_per_s", o->ceiling_bytes_per_s);
+        cJSON_AddStringToObject(t, "ceiling_kernel", o->ceiling_kernel);
+        cJSON_AddNumberToObject(t, "peak_bytes_per_s", o->peak_bytes_per_s);
+        cJSON_AddNumberToObject(
+            t, "fraction_of_ceiling",
+            o->ceiling_bytes_per_s > 0 ? o->student_bytes_per_s / o->ceiling_bytes_per_s : 0.0);
+        cJSON_AddNumberToObject(
+            t, "fraction_of_peak",
+            o->peak_bytes_per_s > 0 ? o->student_bytes_per_s / o->peak_bytes_per_s : 0.0);
+        cJSON_AddBoolToObject(t, "working_set_in_cache", in_cache(o));
     }
     if (s->points_speed > 0) {
         cJSON *sp = cJSON_AddObjectToObject(j, "speed");
@@ -686,4 +708,76 @@ void rp_junit(FILE *out, const oc_outcome *outcomes, size_t n)
         free(text);
     }
     fprintf(out, "  </testsuite>\n</testsuites>\n");
+}
+
+/* ---- grade --bench ---- */
+
+static double share(double part, double whole)
+{
+    return whole > 0 ? 100 * part / whole : 0;
+}
+
+static void bench_row(FILE *out, FILE *csv, const oc_outcome *o, const char *kind)
+{
+    char loads[16] = "-", stores[16] = "-";
+    if (o->efficiency_measured) {
+        snprintf(loads, sizeof loads, "%.1f%%", 100 * o->load_eff);
+        snprintf(stores, sizeof stores, "%.1f%%", 100 * o->store_eff);
+    }
+    const char *engine = o->efficiency_measured ? oc_engine_name(o->engine) : "-";
+    double gbs = o->timed ? o->student_bytes_per_s / 1e9 : 0;
+    fprintf(out,
+            "%-4s %-9s %-11s %5d %7s %7s %-9s %6.0f %6.1f%% %6.1f%% %7.2f %7.2f %6.2f %6.2f "
+            "%6.2f %8.2f\n",
+            o->spec->id, kind, rp_verdict_word(o->verdict), o->score, loads, stores, engine, gbs,
+            share(o->student_bytes_per_s, o->ceiling_bytes_per_s),
+            share(o->student_bytes_per_s, o->peak_bytes_per_s), o->total_s, o->compile_s,
+            o->record_s, o->run_s, o->trace_wall_s, o->counters_s);
+    if (csv)
+        fprintf(csv,
+                "%s,%s,%s,%d,%.4f,%.4f,%s,%.6g,%.6g,%.6g,%.4f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,"
+                "%.3f\n",
+                o->spec->id, kind, rp_verdict_word(o->verdict), o->score,
+                o->efficiency_measured ? o->load_eff : -1,
+                o->efficiency_measured ? o->store_eff : -1, engine,
+                o->timed ? o->student_bytes_per_s : 0, o->ceiling_bytes_per_s, o->peak_bytes_per_s,
+                share(o->student_bytes_per_s, o->ceiling_bytes_per_s) / 100,
+                share(o->student_bytes_per_s, o->peak_bytes_per_s) / 100, o->total_s, o->compile_s,
+                o->record_s, o->run_s, o->trace_wall_s, o->counters_s, o->check_s);
+}
+
+void rp_bench_table(FILE *out, FILE *csv, const rp_bench *b)
+{
+    double ceiling = 0, peak = 0;
+    const char *kernel = "";
+    for (size_t i = 0; i < b->n; ++i)
+        for (int k = 0; k < 2; ++k) {
+            const oc_outcome *o = k ? &b->solutions[i] : &b->stubs[i];
+            if (o->ceiling_bytes_per_s > ceiling) {
+                ceiling = o->ceiling_bytes_per_s;
+                kernel = o->ceiling_kernel;
+            }
+            if (o->peak_bytes_per_s > peak)
+                peak = o->peak_bytes_per_s;
+        }
+    fprintf(out,
+            "bench on %s, %s, seed %llu: ceiling %.0f GB/s (the best copy, %s), peak %.0f GB/s\n",
+            b->gpu, b->date, (unsigned long long)b->seed, ceiling / 1e9, kernel[0] ? kernel : "-",
+            peak / 1e9);
+    fprintf(out, "%-4s %-9s %-11s %5s %7s %7s %-9s %6s %7s %7s %7s %7s %6s %6s %6s %8s\n", "lab",
+            "kind", "verdict", "score", "loads", "stores", "engine", "GB/s", "ceiling", "peak",
+            "grade s", "compile", "record", "run", "trace", "counters");
+    if (csv)
+        fputs("lab,kind,verdict,score,load_eff,store_eff,engine,bytes_per_s,ceiling_bytes_per_s,"
+              "peak_bytes_per_s,fraction_of_ceiling,fraction_of_peak,seconds,compile_s,record_s,"
+              "run_s,trace_s,counters_s,checks_s\n",
+              csv);
+    for (size_t i = 0; i < b->n; ++i) {
+        bench_row(out, csv, &b->stubs[i], "stub");
+        bench_row(out, csv, &b->solutions[i], "solution");
+    }
+    fprintf(out,
+            "wall time: the %zu stubs %.1f s, the solutions %.1f s, the solutions again (compiled "
+            "before) %.1f s\n",
+            b->n, b->stubs_s, b->solutions_s, b->again_s);
 }

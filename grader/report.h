@@ -61,6 +61,22 @@ char *rp_classroom(const oc_outcome *outcomes, size_t n);
  * skipped when it was not graded, the text report as system-out. */
 void rp_junit(FILE *out, const oc_outcome *outcomes, size_t n);
 
+/* grade --bench: every lab's stub and solution, graded in one run (stubs[i], solutions[i]),
+ * and how long the stubs, the solutions and the solutions again (compiled before) took. */
+typedef struct rp_bench {
+    const char *gpu;  /* the device's name */
+    const char *date; /* "2026-12-01" */
+    uint64_t seed;
+    const oc_outcome *stubs, *solutions;
+    size_t n;
+    double stubs_s, solutions_s, again_s; /* wall seconds of each pass */
+} rp_bench;
+
+/* The bench as a table for a person (the bandwidth as a share of this GPU's ceiling and peak,
+ * the engines' efficiencies, each lab's grading time by step) and, where csv is not NULL, as
+ * CSV: one row a lab and kind. */
+void rp_bench_table(FILE *out, FILE *csv, const rp_bench *b);
+
 #ifdef __cplusplus
 }
 #endif

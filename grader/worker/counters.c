@@ -25,6 +25,8 @@ static const char *const ct_metric_names[WI_NCOUNTERS] = {
     "smsp__sass_inst_executed_op_shared_st.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
 };
 
 static double now_ms(void)
@@ -46,11 +48,11 @@ static void set_why(wi_counters *res, wi_engine_status status, int code, const c
 
 #ifndef CL_HAVE_CUPTI_RANGE_PROFILER
 
-void ct_profile(tm_work work, void *ctx, int with_shared, wi_counters *res)
+void ct_profile(tm_work work, void *ctx, int level, wi_counters *res)
 {
     (void)work;
     (void)ctx;
-    (void)with_shared;
+    (void)level;
     memset(res, 0, sizeof *res);
     set_why(res, WI_ENGINE_UNSUPPORTED, 0,
             "this grader was built with a CUDA toolkit whose CUPTI has no Range Profiler API "
@@ -73,7 +75,7 @@ typedef struct session {
     uint8_t *avail, *config, *data;
     size_t avail_size, config_size, data_size;
     int initialized;
-    size_t nmetrics; /* the global counters, or all WI_NCOUNTERS with the shared-memory ones */
+    size_t nmetrics; /* the global counters, then the shared-memory and the DRAM ones on request */
 } session;
 
 static const char *cupti_name(CUptiResult r)
@@ -328,13 +330,15 @@ out:
     return rc;
 }
 
-void ct_profile(tm_work work, void *ctx, int with_shared, wi_counters *res)
+void ct_profile(tm_work work, void *ctx, int level, wi_counters *res)
 {
     memset(res, 0, sizeof *res);
     double t0 = now_ms();
     session s;
     memset(&s, 0, sizeof s);
-    s.nmetrics = with_shared ? WI_NCOUNTERS : WI_NGLOBAL_COUNTERS;
+    s.nmetrics = level >= CT_DRAM     ? WI_NCOUNTERS
+                 : level >= CT_SHARED ? WI_NSHARED_COUNTERS
+                                      : WI_NGLOBAL_COUNTERS;
     int device = 0;
     CUdevice dev = 0;
     CUcontext cu_ctx = NULL;

@@ -5,7 +5,7 @@
  *
  * It reads, per kernel: global load and store instructions executed (warp-level requests), the
  * 32-byte sectors they touched, and the bytes they asked for; and shared-memory load and store
- * instructions with their bank conflicts.
+ * instructions with their bank conflicts; and, for the explore runs, the DRAM's bytes.
  * Reading counters needs permission (admin-only by default on Linux and Windows); without it
  * the engine says so, it does not fail the student.
  */
@@ -19,10 +19,14 @@
 extern "C" {
 #endif
 
-/* Profiles one call of work (which launches one or more kernels) and fills *res; with_shared
- * also reads the four shared-memory counters (else they stay 0), which can cost more passes.
- * The current CUDA device must already be selected. Never exits. */
-void ct_profile(tm_work work, void *ctx, int with_shared, wi_counters *res);
+/* What ct_profile reads: the global counters; also the four shared-memory ones; also the
+ * DRAM's bytes read and written. Each level can cost more passes; what is not read stays 0. */
+enum { CT_GLOBAL, CT_SHARED, CT_DRAM };
+
+/* Profiles one call of work (which launches one or more kernels) and fills *res with the
+ * counters of level (CT_GLOBAL, CT_SHARED, CT_DRAM). The current CUDA device must already be
+ * selected. Never exits. */
+void ct_profile(tm_work work, void *ctx, int level, wi_counters *res);
 
 #ifdef __cplusplus
 }

@@ -74,12 +74,23 @@ uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS]);
  * no libcuda at link time; 0, or -1 with why. */
 int wk_driver_function(const char *name, void **fn, char *why, size_t why_size);
 
-/* The speed-of-light copy (sol_copy.cu): consecutive threads copy consecutive 16-byte vectors
- * of bytes (a multiple of 16) from src to dst; returns the launch's status. */
+/* The ceiling's copies (sol_copy.cu), by number k < wk_sol_copies(): each copies bytes (a
+ * multiple of 16) from src to dst in its own way (float4 or float, grid-stride or one vector a
+ * thread, with several loads in flight or one), named by wk_sol_copy_name(k) in at most 15
+ * characters, and returns its launch's status. wk_sol_copy is copy 0. */
+int wk_sol_copies(void);
+const char *wk_sol_copy_name(int k);
+cudaError_t wk_sol_copy_run(int k, const void *src, void *dst, size_t bytes);
 cudaError_t wk_sol_copy(const void *src, void *dst, size_t bytes);
-/* Times that copy with tm_measure(). */
+/* Times copy 0 with tm_measure(). */
 cudaError_t wk_time_copy(const void *src, void *dst, size_t bytes, const tm_options *opt,
                          tm_result *res);
+/* This GPU's bandwidth ceiling (time_all's): the best of the copies over two buffers of at
+ * least WI_WORKING_SET_L2S times the L2 each (1 GiB where the memory allows, at least 256
+ * MiB), each the median of opt's repeats after its warm-ups; *kernel names the copy,
+ * *buffer_bytes each buffer's size. */
+cudaError_t wk_ceiling(const wk_job *job, const tm_options *opt, tm_result *best,
+                       const char **kernel, size_t *buffer_bytes);
 
 /* Opens WORKDIR/explore.csv for an explore run's table; exits CL_EXIT_IO on failure. */
 FILE *wk_explore_csv(const wk_job *job);

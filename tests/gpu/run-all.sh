@@ -33,6 +33,10 @@ for lab in $labs; do
 done
 echo "=== lab 04: speed-up over seeds"
 bash tests/gpu/speed_spread.sh "$build" 2>&1 | tee "$logs/speed-spread.txt"
+echo "=== the ceiling's copies at three buffer sizes"
+sh tests/gpu/ceiling_copies.sh 2>&1 | tee "$logs/ceiling-copies.txt"
+echo "=== grade --bench (every lab's stub, solution, solution again)"
+"$build/grade" --bench --csv "$logs/bench.csv" 2>&1 | grep -v '^\[' | tee "$logs/bench.txt"
 echo "=== lab 02: DRAM bytes of the stub and the solution (Nsight Compute)"
 sh tests/gpu/lab02_dram.sh "$build" 2>&1 | tee "$logs/lab02-dram.txt"
 echo "=== lab 06: DRAM bytes by layout (Nsight Compute)"

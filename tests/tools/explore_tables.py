@@ -10,6 +10,9 @@ microseconds; a field may be left out). A
 number edited, swapped or copied from another row, a row dropped or renamed, or a quote left
 behind when the CSV is measured again, fails here.
 
+Lab 01's table of DRAM bytes per sector at each L2 fetch granularity is printed after the CSV's
+table and is not in it; its quote must equal handouts/figures/explore-01-fetch-h200.txt.
+
     explore_tables.py SOURCE_DIR
 """
 import csv
@@ -150,6 +153,20 @@ def main():
                 print(f"FAIL: {name}: lab {lab}'s quoted explore table is not "
                       f"explore-{lab}-h200.csv, column for column; first at '{rows[k - 1].strip()}'")
                 failures += 1
+    # Lab 01's L2 fetch-granularity table: a block that starts with its title is the committed
+    # output of that part of the explore run, line for line.
+    fetch = os.path.join(src, "handouts", "figures", "explore-01-fetch-h200.txt")
+    want = open(fetch, encoding="utf-8").read().rstrip("\n").split("\n")
+    for path in sorted(glob.glob(os.path.join(src, "handouts", "*.md"))):
+        lines = open(path, encoding="utf-8").read().split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith("DRAM bytes read per sector touched") and lines[i - 1].startswith("```"):
+                got = lines[i:i + len(want) + 1]
+                checked += len(want)
+                if got[:len(want)] != want or not got[-1].startswith("```"):
+                    print(f"FAIL: {os.path.basename(path)}:{i + 1}: the fetch-granularity table "
+                          f"is not {os.path.basename(fetch)}, line for line")
+                    failures += 1
     print(f"{checked} quoted explore rows checked against the committed explore tables")
     print("1 passed, 0 failed" if failures == 0 and checked else "0 passed, 1 failed")
     return 0 if failures == 0 and checked else 1

@@ -25,7 +25,7 @@ cat > "$work/fake-worker" <<'EOS'
 #!/bin/sh
 while [ $# -gt 0 ]; do [ "$1" = --workdir ] && dir=$2; shift; done
 mkdir -p "$dir"
-printf '{"mode":"probe","device":{"count":0,"index":0,"name":"","compute_capability":"0.0","sm_count":0,"l2_bytes":0,"global_bytes":0,"driver_cuda":"0.0","runtime_cuda":"13.0","error":"cudaErrorNoDevice","error_text":"no CUDA-capable device is detected"}}' > "$dir/result.json"
+printf '{"mode":"probe","device":{"count":0,"index":0,"name":"","compute_capability":"0.0","sm_count":0,"l2_bytes":0,"global_bytes":0,"mem_clock_khz":0,"bus_width_bits":0,"peak_bytes_per_s":0,"driver_cuda":"0.0","runtime_cuda":"13.0","error":"cudaErrorNoDevice","error_text":"no CUDA-capable device is detected"}}' > "$dir/result.json"
 EOS
 chmod +x "$work/fake-worker"
 # A grading child that crashes.
@@ -37,6 +37,8 @@ check version 0 "grade 0" -- "$grade" --version
 check list 0 "01-dram-burst" -- "$grade" --list
 check unknown-option 2 "unknown option '--frobnicate'" -- "$grade" --frobnicate
 check unknown-lab 2 "unknown lab '42'" -- "$grade" 42
+check bench-kernel 2 "--bench grades each lab's stub and solution" -- "$grade" --bench --kernel x.cu 01
+check bench-no-gpu 3 "no CUDA GPU was found" -- env GRADE_WORKER="$work/fake-worker" "$grade" --bench 01
 check missing-kernel 2 "cannot read" -- "$grade" --kernel "$work/none.cu" 01
 check no-gpu 3 "no CUDA GPU was found" -- env GRADE_WORKER="$work/fake-worker" "$grade" 01
 check no-gpu-advice 3 "Makefile.student doctor" -- env GRADE_WORKER="$work/fake-worker" "$grade"

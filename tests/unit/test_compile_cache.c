@@ -255,6 +255,28 @@ static void test_environment_and_spoiled_entries(void **state)
     assert_true(graded_from_cache("sm_90", 35));
 }
 
+/* The device code's line table names the folder it was compiled in: a kernel compiled ahead
+ * or by an earlier run is still the student's, so its worst line is shown as theirs. */
+static void test_line_table_paths_of_copies(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/names-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char source[256];
+    snprintf(source, sizeof source, "%s/kernel.cu", dir);
+    FILE *f = fopen(source, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_true(gr_names_student_source(source, source));
+    assert_true(gr_names_student_source("/tmp/grade-p24Lke/ahead-5/lab/src/kernel.cu", source));
+    assert_true(gr_names_student_source("/tmp/grade-gone/lab06/src/kernel.cu", source));
+    assert_false(gr_names_student_source("/usr/include/cuda_runtime.h", source));
+    assert_false(gr_names_student_source("/tmp/other/kernel.cu", source));
+    assert_false(gr_names_student_source("src/kernel.cu.h", source));
+    remove(source);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_text_compiled_ahead_is_found),
         cmocka_unit_test(test_pruned_to_the_newest),
         cmocka_unit_test(test_environment_and_spoiled_entries),
+        cmocka_unit_test(test_line_table_paths_of_copies),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

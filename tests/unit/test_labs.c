@@ -462,10 +462,11 @@ static void test_lab05_check_product_and_transpose(void **state)
 
 /* ---- lab 06 ---- */
 
+/* At the traced size (a shape the check is also run at): the graded one is 384 MB. */
 static void test_lab06_check_swapped_and_unwritten_fields(void **state)
 {
     (void)state;
-    const size_t n = LAB06_N, count = n * LAB06_FIELDS;
+    const size_t n = LAB06_N_TRACED, count = n * LAB06_FIELDS;
     float *aos = malloc(count * sizeof(float));
     assert_non_null(aos);
     lab06_fill(SEED, aos, n);
@@ -474,7 +475,7 @@ static void test_lab06_check_swapped_and_unwritten_fields(void **state)
     const lab_spec *s = lab_find("06");
     assert_non_null(s);
     lab_check got;
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &got), 0);
     assert_int_equal(got.passed, 1);
     assert_string_equal(got.details, "");
 
@@ -484,7 +485,7 @@ static void test_lab06_check_swapped_and_unwritten_fields(void **state)
     aos[7 * 8 + 4] = keep;
     memset(&aos[count - 3], 0xff, sizeof(float));
     write_file(otherdir, "aos.bin", aos, count * sizeof(float));
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &got), 0);
     assert_int_equal(got.passed, 0);
     assert_int_equal(got.mismatches, 3);
     assert_int_equal(got.unwritten, 1);
@@ -500,12 +501,12 @@ static void test_lab06_check_swapped_and_unwritten_fields(void **state)
  * padding poisoned, then poke (when >= 0) one byte of row 5's padding. */
 static void write_lab07(size_t pitch, long poke)
 {
-    const size_t w = LAB07_WIDTH, h = LAB07_HEIGHT;
+    const size_t w = LAB07_WIDTH, h = LAB07_HEIGHT_TRACED; /* the graded image is 160 MB */
     float *in = malloc(w * h * sizeof(float));
     unsigned char *raw = malloc(pitch * h);
     assert_true(in && raw);
     float gain, bias;
-    lab07_fill(SEED, in, &gain, &bias, LAB07_WIDTH, LAB07_HEIGHT);
+    lab07_fill(SEED, in, &gain, &bias, LAB07_WIDTH, LAB07_HEIGHT_TRACED);
     memset(raw, 0xff, pitch * h);
     for (size_t r = 0; r < h; ++r)
         for (size_t c = 0; c < w; ++c) {
@@ -527,12 +528,12 @@ static void test_lab07_check_pitched_and_packed(void **state)
     assert_non_null(s);
     lab_check c;
     write_lab07(4096, -1); /* cudaMallocPitch's pitch on the H200 */
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), 0);
     if (!c.passed)
         fail_msg("a right pitched image fails: %s", c.details);
     assert_contains(c.summary, "pitch of 4096 bytes");
     write_lab07(LAB07_WIDTH * sizeof(float), -1); /* packed rows: no padding at all */
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), 0);
     assert_int_equal(c.passed, 1);
     remove_in(otherdir, "out_raw.bin");
     remove_in(otherdir, "pitch.bin");
@@ -544,7 +545,7 @@ static void test_lab07_check_names_a_padding_write(void **state)
     const lab_spec *s = lab_find("07");
     lab_check c;
     write_lab07(4096, 4004 + 17); /* one byte of row 5's padding */
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), 0);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), 0);
     assert_int_equal(c.passed, 0);
     assert_int_equal(c.mismatches, 1);
     assert_contains(c.details, "wrote into the padding: 1 bytes in 1 rows, the first at row 5, "
@@ -561,12 +562,12 @@ static void test_lab07_check_refuses_an_impossible_pitch(void **state)
     size_t pitch = 4000; /* less than a row */
     write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
     lab_check c;
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), -1);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), -1);
     assert_contains(c.details, "the pitch 4000 is impossible");
     pitch = lab07_max_pitch(LAB07_WIDTH) +
             4; /* larger than any real alignment: refused before any read */
     write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &c), -1);
+    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), -1);
     assert_contains(c.details, "is impossible");
     remove_in(otherdir, "pitch.bin");
 }

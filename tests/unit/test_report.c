@@ -5,6 +5,7 @@
  * Build and run (the project CMake builds it as test_report, linked with cl_grader):
  *   cmake --build build --target test_report && build/test_report
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -535,7 +536,7 @@ static oc_outcome slow_lab04_outcome(void)
     o.student_ms = 2.0;
     o.baseline_ms = 2.1;
     o.speedup = 1.05;
-    o.sol_bytes_per_s = 4e12;
+    o.ceiling_bytes_per_s = 4e12;
     o.student_bytes_per_s = 1e10;
     o.verdict = OC_FAIL;
     o.score_correct = o.spec->points_correct; /* lab 04's parts: all but the speed */
@@ -592,6 +593,98 @@ static void test_json_worst_warp_addresses(void **state)
     assert_true(cJSON_IsNull(cJSON_GetArrayItem(a, 1)));
     assert_close(cJSON_GetArrayItem(a, 2)->valuedouble, 4224, 0);
     cJSON_Delete(root);
+}
+
+/* Issue 12: the bandwidth against this GPU's ceiling (its best copy) and its peak, in text and
+ * JSON, and a working set within a few L2s said to measure the cache. */
+static void test_bandwidth_against_the_ceiling_and_the_peak(void **state)
+{
+    (void)state;
+    oc_outcome o = slow_lab04_outcome();
+    o.student_bytes_per_s = 2e12;
+    o.peak_bytes_per_s = 4.8e12;
+    strcpy(o.ceiling_kernel, "float4");
+    o.l2_bytes = 60000000;
+    o.useful_bytes = 17e6; /* lab 04's A, B and C */
+    const char *t = text_of(&o);
+    assert_contains(t, "bandwidth    2000 GB/s, 50% of this GPU's ceiling (4000 GB/s, its best "
+                       "copy; peak 4800 GB/s); 2.000 ms  (shown, not graded)");
+    assert_contains(t, "its 17 MB fit in 4x this GPU's 60 MB L2: the time partly measures the "
+                       "cache");
+    rp_manifest m = {.version = "t", .seed = 1};
+    char *text = rp_json(&m, &o, 1);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    cJSON *timing =
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "labs"), 0), "timing");
+    assert_close(cJSON_GetObjectItem(timing, "fraction_of_ceiling")->valuedouble, 0.5, 1e-12);
+    assert_close(cJSON_GetObjectItem(timing, "fraction_of_peak")->valuedouble, 2.0 / 4.8, 1e-12);
+    assert_string_equal(cJSON_GetObjectItem(timing, "ceiling_kernel")->valuestring, "float4");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(timing, "working_set_in_cache")));
+    cJSON_Delete(root);
+    o.useful_bytes = 4e8;   /* a working set far larger than the L2: no such line */
+    o.peak_bytes_per_s = 0; /* nor a peak where the runtime gave no memory clock */
+    t = text_of(&o);
+    assert_contains(t, "(4000 GB/s, its best copy); 2.000 ms");
+    assert_lacks(t, "measures the cache");
+}
+
+/* grade --bench's table: a row a lab and kind, the bandwidth as shares of the best ceiling
+ * and of the peak, the steps' seconds, the passes' wall times; the same rows as CSV. */
+static void test_bench_table_and_csv(void **state)
+{
+    (void)state;
+    oc_outcome stub = passed_outcome(), sol = passed_outcome();
+    stub.verdict = OC_FAIL;
+    stub.score = 40;
+    stub.load_eff = stub.store_eff = 0.125;
+    stub.engine = OC_BY_TRACE;
+    sol.engine = OC_BY_TRACE;
+    for (int k = 0; k < 2; ++k) {
+        oc_outcome *o = k ? &sol : &stub;
+        o->timed = 1;
+        o->student_bytes_per_s = k ? 3.9e12 : 0.7e12;
+        o->ceiling_bytes_per_s = k ? 4.1e12 : 4.0e12; /* the header names the better */
+        strcpy(o->ceiling_kernel, "float4");
+        o->peak_bytes_per_s = 4.8e12;
+        o->total_s = k ? 4.1 : 4.7;
+        o->compile_s = 0.9;
+        o->record_s = 0.6;
+        o->run_s = 0.7;
+        o->trace_wall_s = 0.65;
+        o->counters_s = 1.0;
+        o->check_s = 0.4;
+    }
+    rp_bench b = {.gpu = "NVIDIA H200",
+                  .date = "2026-12-01",
+                  .seed = 7,
+                  .stubs = &stub,
+                  .solutions = &sol,
+                  .n = 1,
+                  .stubs_s = 4.7,
+                  .solutions_s = 4.1,
+                  .again_s = 3.2};
+    char *t = NULL, *c = NULL;
+    size_t tn = 0, cn = 0;
+    FILE *out = open_memstream(&t, &tn), *csv = open_memstream(&c, &cn);
+    rp_bench_table(out, csv, &b);
+    fclose(out);
+    fclose(csv);
+    assert_contains(t, "bench on NVIDIA H200, 2026-12-01, seed 7: ceiling 4100 GB/s (the best "
+                       "copy, float4), peak 4800 GB/s");
+    assert_contains(t,
+                    "01   stub      FAIL           40   12.5%   12.5% trace        700   17.5%   "
+                    "14.6%    4.70    0.90   0.60   0.70   0.65     1.00");
+    assert_contains(t,
+                    "01   solution  PASS          100  100.0%  100.0% trace       3900   95.1%   "
+                    "81.2%    4.10");
+    assert_contains(t, "the 1 stubs 4.7 s, the solutions 4.1 s, the solutions again (compiled "
+                       "before) 3.2 s");
+    assert_contains(c, "lab,kind,verdict,score,load_eff,store_eff,engine,bytes_per_s,");
+    assert_contains(c, "\n01,stub,FAIL,40,0.1250,0.1250,trace,7e+11,4e+12,4.8e+12,0.1750,0.1458,");
+    assert_contains(c, "\n01,solution,PASS,100,1.0000,1.0000,trace,3.9e+12,4.1e+12,");
+    free(t);
+    free(c);
 }
 
 static void test_json_and_gradescope_speed_part(void **state)
@@ -734,6 +827,8 @@ int main(void)
         cmocka_unit_test(test_text_wraps_long_lines),
         cmocka_unit_test(test_text_speed_gate_and_trace_size),
         cmocka_unit_test(test_json_worst_warp_addresses),
+        cmocka_unit_test(test_bandwidth_against_the_ceiling_and_the_peak),
+        cmocka_unit_test(test_bench_table_and_csv),
         cmocka_unit_test(test_json_and_gradescope_speed_part),
         cmocka_unit_test(test_gradescope_ungraded),
         cmocka_unit_test(test_classroom_runner_result),

@@ -2,12 +2,14 @@
  * lab01_explore.c - lab 01's explore run (grade --explore 01): bandwidth against the number of
  * contiguous bytes each group of lanes reads in one warp request, 4 B to 512 B, with the
  * coalescing model's prediction beside each measurement. Prints a table; writes
- * WORKDIR/explore.csv.
+ * WORKDIR/explore.csv. Then, by the counters, how many bytes the DRAM reads for each sector a
+ * sparse read touches at each L2 fetch granularity (printed only).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "coalesce.h"
+#include "counters.h"
 #include "cuda_check.h"
 #include "timing.h"
 #include "worker.h"
@@ -45,6 +47,41 @@ static cl_cost predict(point p)
     cl_cost c;
     cl_request_cost(&req, &c);
     return c;
+}
+
+/* How many bytes the DRAM reads for each 32-byte sector that a sparse read touches, at this
+ * GPU's default L2 fetch granularity and at each one a program may ask for
+ * (cudaLimitMaxL2FetchGranularity: 32, 64, 128 bytes). The kernel is the first row's, one float
+ * per 256 bytes over the footprint: no fetch can bring a sector that another lane then uses, so
+ * every byte beyond 32 a sector is fetched for nothing. */
+static void fetch_granularity(char *base, float *sink, size_t footprint)
+{
+    size_t standard = 0;
+    CL_CUDA_CHECK(cudaDeviceGetLimit(&standard, cudaLimitMaxL2FetchGranularity));
+    printf(
+        "\nDRAM bytes read per sector touched (the counters), one float per 256 bytes of 1 GiB:\n");
+    printf("%-24s %-14s %-18s %s\n", "L2 fetch granularity", "DRAM read MB", "sectors touched M",
+           "bytes a sector");
+    const size_t limits[] = {standard, 32, 64, 128};
+    const point p = {4, 4, 256};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; ++i) {
+        CL_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, limits[i]));
+        runs_ctx rc = {
+            .base = base, .requests = footprint / (32 * p.spacing), .p = p, .sink = sink};
+        static wi_counters res;
+        ct_profile(runs_work, &rc, CT_DRAM, &res);
+        if (res.status != WI_ENGINE_OK || res.nkernels < 1) {
+            printf("(not measured: %s)\n", res.why[0] ? res.why : "no kernel was profiled");
+            break;
+        }
+        double dram = res.kernels[0].v[WI_DRAM_READ_BYTES],
+               sectors = res.kernels[0].v[WI_LD_SECTORS];
+        char label[48];
+        snprintf(label, sizeof label, i == 0 ? "%zu B (this GPU's default)" : "%zu B", limits[i]);
+        printf("%-24s %-14.1f %-18.2f %.1f\n", label, dram / 1e6, sectors / 1e6,
+               sectors > 0 ? dram / sectors : 0.0);
+    }
+    CL_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, standard));
 }
 
 int lab01_explore(const wk_job *job)
@@ -101,6 +138,7 @@ int lab01_explore(const wk_job *job)
                 cl_tally_bytes_per_sector(&tally), t.median_ms, bw / 1e9, 100 * bw / sol);
     }
     fclose(csv);
+    fetch_granularity(base, sink, footprint);
     cudaFree(base);
     cudaFree(sink);
     return 0;

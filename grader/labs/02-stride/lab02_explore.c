@@ -64,7 +64,7 @@ int lab02_explore(const wk_job *job)
         double ct_eff = -1, ct_spr = -1;
         if (counters_ok) {
             static wi_counters res;
-            ct_profile(stride_work, &sc, 0, &res);
+            ct_profile(stride_work, &sc, CT_GLOBAL, &res);
             if (res.status == WI_ENGINE_OK && res.nkernels == 1 &&
                 res.kernels[0].v[WI_LD_SECTORS] > 0) {
                 ct_eff = res.kernels[0].v[WI_LD_BYTES] / (32.0 * res.kernels[0].v[WI_LD_SECTORS]);

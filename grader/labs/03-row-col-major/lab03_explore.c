@@ -49,7 +49,7 @@ int lab03_explore(const wk_job *job)
         tm_result t;
         CL_CUDA_CHECK(tm_measure(sums_work, &sc, &opt, &t));
         static wi_counters res;
-        ct_profile(sums_work, &sc, 0, &res);
+        ct_profile(sums_work, &sc, CT_GLOBAL, &res);
         double spr = -1, eff = -1;
         if (res.status == WI_ENGINE_OK && res.nkernels == 1 &&
             res.kernels[0].v[WI_LD_REQUESTS] > 0) {

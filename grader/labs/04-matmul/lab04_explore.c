@@ -97,7 +97,7 @@ int lab04_explore(const wk_job *job)
     for (int w = 0; w < 5; ++w) {
         x.way = w;
         static wi_counters res;
-        ct_profile(mm_work, &x, 0, &res);
+        ct_profile(mm_work, &x, CT_GLOBAL, &res);
         char lspr[32], leff[32], sspr[32], seff[32];
         int have = res.status == WI_ENGINE_OK && res.nkernels == 1;
         const wi_counter_kernel *kc = &res.kernels[0];

@@ -77,7 +77,7 @@ int lab05_explore(const wk_job *job)
             tm_result t;
             CL_CUDA_CHECK(tm_measure(ex_work, &x, &opt, &t));
             static wi_counters res;
-            ct_profile(ex_work, &x, 1, &res);
+            ct_profile(ex_work, &x, CT_SHARED, &res);
             char ld[32] = "-", st[32] = "-", shl[32] = "-", shs[32] = "-";
             wi_counter_kernel k = {0};
             if (res.status == WI_ENGINE_OK && res.nkernels == 1) {

@@ -12,7 +12,7 @@ static void describe(const cl_shape *s, char *buf, size_t size)
 
 const cl_shapes lab06_shapes = {
     .graded = {{LAB06_N}},
-    .traced = {{LAB06_N}},
+    .traced = {{LAB06_N_TRACED}},
     .nchecks = 5,
     .checks = {{{1}}, {{31}}, {{33}}, {{1000}}, {{65537}}},
     .describe = describe,
@@ -23,12 +23,8 @@ void lab06_fill(uint64_t seed, float *aos, size_t n)
     /* position, velocity, mass, charge */
     static const float lo[LAB06_FIELDS] = {-100, -100, -100, -10, -10, -10, 1, -1};
     static const float hi[LAB06_FIELDS] = {100, 100, 100, 10, 10, 10, 10, 1};
-    sd_rng rng[LAB06_FIELDS];
-    for (int f = 0; f < LAB06_FIELDS; ++f)
-        sd_init(&rng[f], seed, 1 + (uint64_t)f);
-    for (size_t i = 0; i < n; ++i)
-        for (int f = 0; f < LAB06_FIELDS; ++f)
-            aos[i * LAB06_FIELDS + f] = sd_next_float(&rng[f], lo[f], hi[f]);
+    for (int f = 0; f < LAB06_FIELDS; ++f) /* field f of every particle: stream 1 + f */
+        sd_fill_uniform_strided(aos + f, n, LAB06_FIELDS, seed, 1 + (uint64_t)f, lo[f], hi[f]);
 }
 
 void lab06_reference(float *aos, size_t n, int steps, float dt, float g)

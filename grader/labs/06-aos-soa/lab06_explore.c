@@ -56,7 +56,7 @@ int lab06_explore(const wk_job *job)
             tm_result t;
             CL_CUDA_CHECK(tm_measure(step_work, &x, &opt, &t));
             static wi_counters res;
-            ct_profile(step_work, &x, 0, &res);
+            ct_profile(step_work, &x, CT_GLOBAL, &res);
             char ld[32] = "-", st[32] = "-";
             double lde = -1, ste = -1;
             if (res.status == WI_ENGINE_OK && res.nkernels == 1) {

@@ -13,7 +13,7 @@ static void describe(const cl_shape *s, char *buf, size_t size)
 
 const cl_shapes lab07_shapes = {
     .graded = {{LAB07_WIDTH, LAB07_HEIGHT}},
-    .traced = {{LAB07_WIDTH, LAB07_HEIGHT}},
+    .traced = {{LAB07_WIDTH, LAB07_HEIGHT_TRACED}},
     .nchecks = 5,
     .checks = {{{1, 1}}, {{1, 200}}, {{33, 5}}, {{517, 63}}, {{2049, 3}}},
     .describe = describe,

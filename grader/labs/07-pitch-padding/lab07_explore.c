@@ -75,7 +75,7 @@ int lab07_explore(const wk_job *job)
             tm_result t;
             CL_CUDA_CHECK(tm_measure(rows_work, &x, &opt, &t));
             static wi_counters res;
-            ct_profile(rows_work, &x, 0, &res);
+            ct_profile(rows_work, &x, CT_GLOBAL, &res);
             cl_tally m = model(x.pitch, w, height);
             double spr = -1, eff = -1;
             if (res.status == WI_ENGINE_OK && res.nkernels == 1 &&
