@@ -32,5 +32,7 @@ int di_query(int index, di_info *info)
     int clock = 0;
     if (cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, index) == cudaSuccess)
         info->mem_clock_khz = clock;
+    if (cudaDeviceGetAttribute(&clock, cudaDevAttrClockRate, index) == cudaSuccess)
+        info->sm_clock_khz = clock;
     return cudaSuccess;
 }

@@ -22,6 +22,7 @@ typedef struct di_info {
     int runtime_version; /* cudaRuntimeGetVersion */
     int mem_clock_khz;   /* 0 where the runtime no longer reports it */
     int bus_width_bits;
+    int sm_clock_khz; /* the SMs' peak clock (cudaDevAttrClockRate); 0 where not reported */
 } di_info;
 
 /* Describes device index (usually 0) into *info. Returns cudaSuccess, or the CUDA error that
@@ -32,6 +33,15 @@ int di_query(int index, di_info *info);
 /* The memory's theoretical peak, bytes a second: memory clock x bus width x 2 (the device's
  * attributes); 0 where the runtime reports no memory clock. */
 double di_peak_bytes_per_s(const di_info *info);
+
+/* FP32 fused multiply-adds an SM issues a clock, by compute capability (the CUDA C++ Programming
+ * Guide's throughput table: 64 on 6.0, 7.x and 8.0, 128 on the others from 5.0 on); 0 where
+ * unknown. */
+int di_fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+/* The SMs' theoretical FP32 peak, operations a second: SMs x lanes x 2 (a multiply-add is two)
+ * x the SM clock; 0 where a factor is unknown. */
+double di_peak_fp32_flops(const di_info *info);
 
 /* Formats a driver or runtime version such as 13000 as "13.0". */
 void di_version_string(int version, char *buf, size_t size);

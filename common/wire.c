@@ -220,6 +220,8 @@ cJSON *wi_device_to_json(const wi_device *d)
     cJSON_AddNumberToObject(o, "mem_clock_khz", i->mem_clock_khz);
     cJSON_AddNumberToObject(o, "bus_width_bits", i->bus_width_bits);
     cJSON_AddNumberToObject(o, "peak_bytes_per_s", di_peak_bytes_per_s(i));
+    cJSON_AddNumberToObject(o, "sm_clock_khz", i->sm_clock_khz);
+    cJSON_AddNumberToObject(o, "peak_fp32_flops", di_peak_fp32_flops(i));
     cJSON_AddStringToObject(o, "driver_cuda", drv);
     cJSON_AddStringToObject(o, "runtime_cuda", rt);
     cJSON_AddStringToObject(o, "error", d->error);
@@ -250,6 +252,7 @@ static void device_read(reader *r, const cJSON *o, wi_device *d)
     i->global_bytes = (size_t)count(r, o, w, "global_bytes");
     i->mem_clock_khz = (int)num(r, o, w, "mem_clock_khz");
     i->bus_width_bits = (int)num(r, o, w, "bus_width_bits");
+    i->sm_clock_khz = (int)num(r, o, w, "sm_clock_khz");
     text(r, o, w, "driver_cuda", drv, sizeof drv);
     text(r, o, w, "runtime_cuda", rt, sizeof rt);
     i->driver_version = version_number(drv);

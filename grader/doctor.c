@@ -160,6 +160,13 @@ static int gpu_check(const gr_config *cfg, const char *workdir, FILE *out)
     snprintf(text, sizeof text, "%s (compute capability %d.%d, %d SMs, %.0f MB L2)", dev.name,
              dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6);
     line(out, "ok", "GPU", text);
+    if (di_peak_bytes_per_s(&dev) > 0 && di_peak_fp32_flops(&dev) > 0) {
+        snprintf(text, sizeof text,
+                 "memory %.0f GB/s, FP32 %.1f TFLOP/s (theoretical, from the device's "
+                 "attributes; grade --bench measures the memory's ceiling)",
+                 di_peak_bytes_per_s(&dev) / 1e9, di_peak_fp32_flops(&dev) / 1e12);
+        line(out, "ok", "peaks", text);
+    }
     snprintf(text, sizeof text, "supports CUDA %s; the grader runs on CUDA %s", drv, rt);
     if (dev.driver_version < 12040) {
         /* Recording and replaying the launches asks the driver for kernel parameter layouts. */

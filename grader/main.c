@@ -531,7 +531,8 @@ static int cmd_bench(session *s)
                   .n = s->nlabs,
                   .stubs_s = seconds[0],
                   .solutions_s = seconds[1],
-                  .again_s = seconds[2]};
+                  .again_s = seconds[2],
+                  .dev = &dev};
     rp_bench_table(s->out, csv, &b);
     int failed = fclose(csv) != 0;
     if (failed)

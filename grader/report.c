@@ -764,6 +764,15 @@ void rp_bench_table(FILE *out, FILE *csv, const rp_bench *b)
             "bench on %s, %s, seed %llu: ceiling %.0f GB/s (the best copy, %s), peak %.0f GB/s\n",
             b->gpu, b->date, (unsigned long long)b->seed, ceiling / 1e9, kernel[0] ? kernel : "-",
             peak / 1e9);
+    double flops = b->dev ? di_peak_fp32_flops(b->dev) : 0;
+    if (flops > 0 && ceiling > 0)
+        fprintf(out,
+                "FP32 peak %.1f TFLOP/s (%d SMs x %d lanes x 2 x %.2f GHz): below %.1f FLOP a byte "
+                "of DRAM traffic a kernel is bound by memory (the FP32 peak over the ceiling), "
+                "above it by arithmetic\n",
+                flops / 1e12, b->dev->sm_count,
+                di_fp32_lanes_per_sm(b->dev->cc_major, b->dev->cc_minor),
+                b->dev->sm_clock_khz / 1e6, flops / ceiling);
     fprintf(out, "%-4s %-9s %-11s %5s %7s %7s %-9s %6s %7s %7s %7s %7s %6s %6s %6s %8s\n", "lab",
             "kind", "verdict", "score", "loads", "stores", "engine", "GB/s", "ceiling", "peak",
             "grade s", "compile", "record", "run", "trace", "counters");

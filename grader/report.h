@@ -70,6 +70,7 @@ typedef struct rp_bench {
     const oc_outcome *stubs, *solutions;
     size_t n;
     double stubs_s, solutions_s, again_s; /* wall seconds of each pass */
+    const di_info *dev; /* for the FP32 peak and the balance point; NULL: not shown */
 } rp_bench;
 
 /* The bench as a table for a person (the bandwidth as a share of this GPU's ceiling and peak,

@@ -25,7 +25,7 @@ cat > "$work/fake-worker" <<'EOS'
 #!/bin/sh
 while [ $# -gt 0 ]; do [ "$1" = --workdir ] && dir=$2; shift; done
 mkdir -p "$dir"
-printf '{"mode":"probe","device":{"count":0,"index":0,"name":"","compute_capability":"0.0","sm_count":0,"l2_bytes":0,"global_bytes":0,"mem_clock_khz":0,"bus_width_bits":0,"peak_bytes_per_s":0,"driver_cuda":"0.0","runtime_cuda":"13.0","error":"cudaErrorNoDevice","error_text":"no CUDA-capable device is detected"}}' > "$dir/result.json"
+printf '{"mode":"probe","device":{"count":0,"index":0,"name":"","compute_capability":"0.0","sm_count":0,"l2_bytes":0,"global_bytes":0,"mem_clock_khz":0,"bus_width_bits":0,"peak_bytes_per_s":0,"sm_clock_khz":0,"peak_fp32_flops":0,"driver_cuda":"0.0","runtime_cuda":"13.0","error":"cudaErrorNoDevice","error_text":"no CUDA-capable device is detected"}}' > "$dir/result.json"
 EOS
 chmod +x "$work/fake-worker"
 # A grading child that crashes.

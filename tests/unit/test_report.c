@@ -664,6 +664,8 @@ static void test_bench_table_and_csv(void **state)
                   .stubs_s = 4.7,
                   .solutions_s = 4.1,
                   .again_s = 3.2};
+    di_info dev = {.cc_major = 9, .cc_minor = 0, .sm_count = 132, .sm_clock_khz = 1980000};
+    b.dev = &dev;
     char *t = NULL, *c = NULL;
     size_t tn = 0, cn = 0;
     FILE *out = open_memstream(&t, &tn), *csv = open_memstream(&c, &cn);
@@ -672,6 +674,9 @@ static void test_bench_table_and_csv(void **state)
     fclose(csv);
     assert_contains(t, "bench on NVIDIA H200, 2026-12-01, seed 7: ceiling 4100 GB/s (the best "
                        "copy, float4), peak 4800 GB/s");
+    /* 132 x 128 x 2 x 1.98 GHz = 66.9 TFLOP/s, over 4.1 TB/s: 16.3 FLOP a byte. */
+    assert_contains(t, "FP32 peak 66.9 TFLOP/s (132 SMs x 128 lanes x 2 x 1.98 GHz): below 16.3 "
+                       "FLOP a byte of DRAM traffic a kernel is bound by memory");
     assert_contains(t,
                     "01   stub      FAIL           40   12.5%   12.5% trace        700   17.5%   "
                     "14.6%    4.70    0.90   0.60   0.70   0.65     1.00");

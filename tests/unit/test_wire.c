@@ -130,6 +130,7 @@ static wi_result full_result(void)
     d->global_bytes = (size_t)150 << 30;
     d->mem_clock_khz = 3201000;
     d->bus_width_bits = 6144;
+    d->sm_clock_khz = 1980000;
     d->driver_version = 13000;
     d->runtime_version = 12080;
     strcpy(r.device.error, "cudaErrorX");
@@ -185,6 +186,8 @@ static void test_wire_result_round_trip(void **state)
     assert_memory_equal(&b.device.info, &a.device.info, sizeof a.device.info);
     /* 2 x 3.201 GHz x 768 bytes: the peak travels with the device, for the manifest. */
     assert_true(fabs(di_peak_bytes_per_s(&b.device.info) - 4.917e12) < 1e9);
+    /* 132 SMs x 128 lanes x 2 x 1.98 GHz, and the balance of the two. */
+    assert_true(fabs(di_peak_fp32_flops(&b.device.info) - 66.9e12) < 0.1e12);
     assert_int_equal(b.device.info.driver_version, 13000);
     assert_int_equal(b.device.info.runtime_version, 12080);
     assert_string_equal(b.device.error, a.device.error);
@@ -592,6 +595,27 @@ static int remove_dir(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The FP32 lanes an SM has, from the Programming Guide's throughput table, and no peak where a
+ * factor is unknown. */
+static void test_fp32_peak_by_generation(void **state)
+{
+    (void)state;
+    assert_int_equal(di_fp32_lanes_per_sm(9, 0), 128); /* Hopper */
+    assert_int_equal(di_fp32_lanes_per_sm(8, 0), 64);  /* A100 */
+    assert_int_equal(di_fp32_lanes_per_sm(8, 6), 128); /* consumer Ampere */
+    assert_int_equal(di_fp32_lanes_per_sm(7, 0), 64);  /* Volta */
+    assert_int_equal(di_fp32_lanes_per_sm(7, 5), 64);  /* Turing */
+    assert_int_equal(di_fp32_lanes_per_sm(6, 0), 64);  /* P100 */
+    assert_int_equal(di_fp32_lanes_per_sm(6, 1), 128);
+    assert_int_equal(di_fp32_lanes_per_sm(12, 0), 128); /* Blackwell */
+    assert_int_equal(di_fp32_lanes_per_sm(3, 5), 0);
+    di_info a100 = {.cc_major = 8, .cc_minor = 0, .sm_count = 108, .sm_clock_khz = 1410000};
+    assert_true(fabs(di_peak_fp32_flops(&a100) - 19.49e12) < 0.01e12); /* the datasheet's 19.5 */
+    di_info unknown = a100;
+    unknown.sm_clock_khz = 0;
+    assert_true(di_peak_fp32_flops(&unknown) == 0.0);
+}
+
 static void test_wire_files_round_trip(void **state)
 {
     (void)state;
@@ -713,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_wire_record_refuses_what_cannot_be_replayed),
         cmocka_unit_test(test_wire_clean_text_leaves_no_terminal_control),
         cmocka_unit_test(test_wire_files_round_trip),
+        cmocka_unit_test(test_fp32_peak_by_generation),
         cmocka_unit_test(test_wire_read_refuses_what_is_not_a_record),
         cmocka_unit_test(test_wire_create_writes_through_nothing_planted),
     };

@@ -2,7 +2,8 @@
 # The HTML workbook (tools/workbook/build.sh): it renders, its table of contents lists every
 # handout, every internal link lands on an identifier of the page, no link points at a Markdown
 # file, every figure is embedded (a data: URI), none left out, and, where headless Chromium is,
-# the live demo runs in it. Skipped (77) without pandoc.
+# the live demo runs in it and the workbook prints to a PDF (tools/workbook/pdf.sh) with its
+# pages, outline and links. Skipped (77) without pandoc.
 #     workbook.sh SOURCE_DIR
 set -u
 src=$1
@@ -37,6 +38,22 @@ if [ -n "$browser" ]; then
     "$browser" --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom \
         "file://$html" 2>/dev/null | grep -q '<output id="cd-result" data-status="0" data-sectors="4"' ||
         fail "the demo does not run in the workbook"
+    # The PDF (tools/workbook/pdf.sh): pages, the headings as its outline (every lab's "Expected
+    # output" among them), the links kept.
+    pdf=$t/workbook.pdf
+    if sh "$src/tools/workbook/pdf.sh" "$pdf" > "$t/pdf.log" 2>&1; then
+        pages=$(grep -a -c '/Type /Page\b' "$pdf")
+        outline=$(grep -a -c '/Title (' "$pdf")
+        labs=$(grep -a -c '/Title (Expected output' "$pdf")
+        links=$(grep -a -c '/Subtype /Link' "$pdf")
+        [ "$pages" -ge 60 ] || fail "the PDF has $pages pages"
+        [ "$outline" -gt "$toc" ] || fail "the PDF's outline has $outline entries, the contents $toc"
+        [ "$labs" -eq 7 ] || fail "the PDF's outline has $labs labs' Expected output, not 7"
+        [ "$links" -ge 100 ] || fail "the PDF kept $links links"
+        echo "workbook.pdf: $(wc -c < "$pdf" | tr -d ' ') bytes, $pages pages, $outline outline entries, $links links"
+    else
+        fail "the PDF did not print: $(tail -2 "$t/pdf.log")"
+    fi
 fi
 echo "workbook: $(wc -c < "$html" | tr -d ' ') bytes, $toc contents entries, $(wc -l < "$t/links") internal link targets ($(echo "$broken" | grep -c .) broken), $embedded of $figures figures embedded"
 [ $fails -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
