@@ -92,6 +92,15 @@ double wk_relative_difference(const float *x, const float *y, size_t n)
     return worst;
 }
 
+void wk_cublas_note(const wk_cublas *h, const char *why, const char *what, double difference)
+{
+    if (h)
+        printf("cublas: %s, plain FP32; its %s within %.1e of the largest value\n", h->name, what,
+               difference);
+    else
+        printf("cublas: %s: no row\n", why);
+}
+
 void wk_cublas_close(wk_cublas *h)
 {
     if (!h)

@@ -28,6 +28,10 @@ cudaError_t wk_cublas_sgemm(wk_cublas *h, int a_transposed, const float *a, cons
  * the lab's own (-1 when it cannot be read). */
 double wk_relative_difference(const float *x, const float *y, size_t n);
 
+/* The explore table's note under its rows: which library, and its product's difference from
+ * the lab's ("its WHAT within 1.2e-07 of the largest value"); or why there is no row. */
+void wk_cublas_note(const wk_cublas *h, const char *why, const char *what, double difference);
+
 void wk_cublas_close(wk_cublas *h);
 
 #endif

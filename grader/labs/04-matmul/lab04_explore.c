@@ -152,12 +152,7 @@ int lab04_explore(const wk_job *job)
     printf("speed-up: the time of the naive kernel with x on the columns (%.0f us, the speed "
            "gate's baseline) over each kernel's time\n",
            1e3 * base_ms);
-    if (x.blas)
-        printf("cublas: %s, plain FP32; its product is the tiled kernel's within %.1e of the "
-               "largest value\n",
-               wk_cublas_name(x.blas), blas_diff);
-    else
-        printf("cublas: %s: no row\n", blas_why);
+    wk_cublas_note(x.blas, blas_why, "product is the tiled kernel's", blas_diff);
     wk_cublas_close(x.blas);
     fclose(csv);
     cudaFree((void *)x.a);

@@ -120,12 +120,7 @@ int lab05_explore(const wk_job *job)
                 k.v[WI_SH_LD_REQUESTS] > 0 ? k.v[WI_SH_LD_CONFLICTS] / k.v[WI_SH_LD_REQUESTS] : -1,
                 k.v[WI_SH_ST_REQUESTS] > 0 ? k.v[WI_SH_ST_CONFLICTS] / k.v[WI_SH_ST_REQUESTS] : -1);
         }
-    if (x.blas)
-        printf("cublas: %s, plain FP32; its A^T B is the padded kernel's within %.1e of the "
-               "largest value\n",
-               wk_cublas_name(x.blas), blas_diff);
-    else
-        printf("cublas: %s: no row\n", blas_why);
+    wk_cublas_note(x.blas, blas_why, "A^T B is the padded kernel's", blas_diff);
     wk_cublas_close(x.blas);
     fclose(csv);
     cudaFree((void *)x.a);
