@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "parallel.h"
+
 /* Whether got matches want within tol; *abs_err is set only when both are finite. A NaN in
  * got never passes, not even against a NaN in want: a kernel that wrote NaN where the reference
  * has NaN most likely never wrote at all. An infinity passes only against the identical
@@ -26,17 +28,23 @@ static int element_passes(float got, float want, cmp_tolerance tol, double *abs_
     return *abs_err <= tol.abs + tol.rel * fabs((double)want);
 }
 
-size_t cmp_floats(const float *got, const float *want, size_t rows, size_t cols, cmp_tolerance tol,
-                  cmp_result *res)
+/* One part of a comparison: elements [begin, end) into parts[part]. */
+typedef struct compare_job {
+    const float *got, *want;
+    size_t cols;
+    cmp_tolerance tol;
+    cmp_result parts[CL_PARALLEL_THREADS];
+} compare_job;
+
+static void compare_part(void *ctx, size_t part, size_t begin, size_t end)
 {
-    cmp_result local;
-    size_t n = rows * cols;
-
-    if (!res)
-        res = &local;
+    compare_job *j = ctx;
+    const float *got = j->got, *want = j->want;
+    const size_t cols = j->cols;
+    const cmp_tolerance tol = j->tol;
+    cmp_result *res = &j->parts[part];
     memset(res, 0, sizeof(*res));
-
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = begin; i < end; i++) {
         double err = 0.0;
         int pass = element_passes(got[i], want[i], tol, &err);
 
@@ -54,6 +62,28 @@ size_t cmp_floats(const float *got, const float *want, size_t rows, size_t cols,
             m->want = want[i];
         }
         res->mismatches++;
+    }
+}
+
+size_t cmp_floats(const float *got, const float *want, size_t rows, size_t cols, cmp_tolerance tol,
+                  cmp_result *res)
+{
+    cmp_result local;
+    if (!res)
+        res = &local;
+    memset(res, 0, sizeof(*res));
+    /* Parts in order, merged in order: the same counts and the same first mismatches as one
+     * pass over the array. */
+    compare_job job = {.got = got, .want = want, .cols = cols, .tol = tol};
+    size_t parts = cl_parallel_for(rows * cols, (size_t)1 << 20, compare_part, &job);
+    for (size_t k = 0; k < parts; ++k) {
+        const cmp_result *p = &job.parts[k];
+        res->checked += p->checked;
+        res->mismatches += p->mismatches;
+        if (p->max_abs_err > res->max_abs_err)
+            res->max_abs_err = p->max_abs_err;
+        for (size_t s = 0; s < p->shown && res->shown < CMP_MAX_SHOWN; ++s)
+            res->first[res->shown++] = p->first[s];
     }
     return res->mismatches;
 }

@@ -1,7 +1,8 @@
 /*
  * seeded.c - seeded, reproducible input data from splitmix64.
  *
- * Build and test: gcc -std=c11 -pthread -Icommon tests/unit/test_seeded.c common/seeded.c
+ * Build and test: gcc -std=c11 -pthread -Icommon tests/unit/test_seeded.c common/seeded.c \
+ *                 common/parallel.c
  *                 $(pkg-config --cflags --libs cmocka) -lm && ./a.out
  *
  * Everything here is integer arithmetic or exactly rounded IEEE arithmetic, so the parent and
@@ -11,8 +12,8 @@
 #include "seeded.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <unistd.h>
+
+#include "parallel.h"
 
 #define SD_GAMMA UINT64_C(0x9E3779B97F4A7C15)
 /* Offsets the stream before mixing, so that (seed a, stream b) and (seed b, stream a) differ. */
@@ -31,6 +32,11 @@ static uint64_t mix64(uint64_t z)
 void sd_init(sd_rng *rng, uint64_t seed, uint64_t stream)
 {
     rng->state = mix64(seed + SD_GAMMA) ^ mix64(stream + SD_STREAM_KEY);
+}
+
+void sd_skip(sd_rng *rng, uint64_t n)
+{
+    rng->state += n * SD_GAMMA; /* splitmix64's state after n steps */
 }
 
 uint64_t sd_next_u64(sd_rng *rng)
@@ -56,59 +62,32 @@ float sd_next_float(sd_rng *rng, float lo, float hi)
     return scale_unit(sd_next_u64(rng), lo, (double)hi - (double)lo, hi);
 }
 
-/* One part of sd_fill_uniform's array: x[i] for i in [begin, end), from the generator's
- * state before x[0] (splitmix64's state after i steps is that state plus i gammas). */
-typedef struct fill_part {
+/* Part of sd_fill_uniform's array: x[i] for i in [begin, end), from the generator's state
+ * before x[0] moved on by begin values. */
+typedef struct fill_job {
     float *x;
-    size_t stride, begin, end;
-    uint64_t state;
+    sd_rng start;
     double lo, span;
     float hi;
-} fill_part;
+} fill_job;
 
-static void *fill_uniform_part(void *arg)
+static void fill_uniform_part(void *ctx, size_t part, size_t begin, size_t end)
 {
-    const fill_part *p = arg;
-    sd_rng rng = {p->state + (uint64_t)p->begin * SD_GAMMA};
-    for (size_t i = p->begin; i < p->end; i++)
-        p->x[i * p->stride] = scale_unit(sd_next_u64(&rng), p->lo, p->span, p->hi);
-    return NULL;
+    (void)part;
+    const fill_job *j = ctx;
+    sd_rng rng = j->start;
+    sd_skip(&rng, begin);
+    for (size_t i = begin; i < end; i++)
+        j->x[i] = scale_unit(sd_next_u64(&rng), j->lo, j->span, j->hi);
 }
-
-/* Below this many values one thread fills the array; above it up to SD_FILL_THREADS do, each
- * its own part: the graded problems' inputs are tens of millions of values, made again by the
- * grader and every grading child. */
-#define SD_FILL_PARALLEL ((size_t)1 << 20)
-#define SD_FILL_THREADS 8
 
 void sd_fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, float hi)
 {
-    sd_fill_uniform_strided(x, n, 1, seed, stream, lo, hi);
-}
-
-void sd_fill_uniform_strided(float *x, size_t n, size_t stride, uint64_t seed, uint64_t stream,
-                             float lo, float hi)
-{
-    sd_rng rng;
-    sd_init(&rng, seed, stream);
-    fill_part parts[SD_FILL_THREADS];
-    pthread_t threads[SD_FILL_THREADS];
-    long cpus = n >= SD_FILL_PARALLEL ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-    size_t nparts = cpus > SD_FILL_THREADS ? SD_FILL_THREADS : cpus > 1 ? (size_t)cpus : 1;
-    size_t started = 0;
-    for (size_t k = 0; k < nparts; k++) {
-        parts[k] = (fill_part){x,         stride, n * k / nparts,          n * (k + 1) / nparts,
-                               rng.state, lo,     (double)hi - (double)lo, hi};
-        /* Part 0 is this thread's; a part whose thread does not start is filled here too. */
-        if (k > 0 && pthread_create(&threads[k], NULL, fill_uniform_part, &parts[k]) == 0)
-            started |= (size_t)1 << k;
-        else if (k > 0)
-            fill_uniform_part(&parts[k]);
-    }
-    fill_uniform_part(&parts[0]);
-    for (size_t k = 1; k < nparts; k++)
-        if (started & ((size_t)1 << k))
-            pthread_join(threads[k], NULL);
+    /* The graded problems' inputs are tens of millions of values, made again by the grader and
+     * every grading child: in parts, by a few threads (parallel.h), the same values. */
+    fill_job j = {x, {0}, lo, (double)hi - (double)lo, hi};
+    sd_init(&j.start, seed, stream);
+    cl_parallel_for(n, (size_t)1 << 17, fill_uniform_part, &j);
 }
 
 /* Uniform in [0, bound), bound >= 1, without modulo bias (Lemire's multiply-and-reject). */

@@ -22,15 +22,14 @@ typedef struct sd_rng {
 /* Starts a generator for one named input: different streams of one seed are independent. */
 void sd_init(sd_rng *rng, uint64_t seed, uint64_t stream);
 uint64_t sd_next_u64(sd_rng *rng);
+/* Moves rng on by n values at once, as n calls would: a part of an array filled by another
+ * thread starts where the one generator would be. */
+void sd_skip(sd_rng *rng, uint64_t n);
 /* Uniform in [lo, hi). */
 float sd_next_float(sd_rng *rng, float lo, float hi);
 
 /* x[i] uniform in [lo, hi), i < n. */
 void sd_fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, float hi);
-/* x[i * stride] the same values as sd_fill_uniform's x[i]: one field of an array of
- * structures, the others untouched. */
-void sd_fill_uniform_strided(float *x, size_t n, size_t stride, uint64_t seed, uint64_t stream,
-                             float lo, float hi);
 
 /* n distinct values with no two equal, in a seeded random order, so that reading element i
  * where j was meant always shows: the values are +-(1 + k / 2^23) for k a permutation of

@@ -39,7 +39,7 @@
 
 #define PROBE_TIMEOUT_S 60
 /* The host memory the recording may take (RLIMIT_DATA): the largest lab needs under 2 GB. And
- * the largest file it may write (RLIMIT_FSIZE): the largest output it saves is under 300 MB. */
+ * the largest file it may write (RLIMIT_FSIZE): the largest output it saves is lab 06's 384 MB. */
 #define RECORD_MAX_DATA_BYTES ((size_t)32 << 30)
 #define RECORD_MAX_FILE_BYTES ((size_t)1 << 30)
 

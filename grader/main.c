@@ -532,7 +532,8 @@ static int cmd_bench(session *s)
                   .stubs_s = seconds[0],
                   .solutions_s = seconds[1],
                   .again_s = seconds[2],
-                  .dev = &dev};
+                  .dev = &dev,
+                  .no_cache = !s->cfg.confine_recording};
     rp_bench_table(s->out, csv, &b);
     int failed = fclose(csv) != 0;
     if (failed)

@@ -71,6 +71,7 @@ typedef struct rp_bench {
     size_t n;
     double stubs_s, solutions_s, again_s; /* wall seconds of each pass */
     const di_info *dev; /* for the FP32 peak and the balance point; NULL: not shown */
+    int no_cache;       /* the third pass compiled again (no cache) */
 } rp_bench;
 
 /* The bench as a table for a person (the bandwidth as a share of this GPU's ceiling and peak,

@@ -57,6 +57,7 @@ static const struct {
     const char *name;
     int vectors, unrolled, blocks_per_sm;
 } copies[] = {
+    {"float4 16/SM", 1, 0, 16}, /* copy 0: the explore runs' same-run copy */
     {"float4 8/SM", 1, 0, 8},    {"float4 32/SM", 1, 0, 32}, {"float4 1/thread", 1, 0, 0},
     {"float4 x4 8/SM", 1, 1, 8}, {"float 16/SM", 0, 0, 16},
 };

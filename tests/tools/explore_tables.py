@@ -157,16 +157,21 @@ def main():
     # output of that part of the explore run, line for line.
     fetch = os.path.join(src, "handouts", "figures", "explore-01-fetch-h200.txt")
     want = open(fetch, encoding="utf-8").read().rstrip("\n").split("\n")
+    fetch_quotes = 0
     for path in sorted(glob.glob(os.path.join(src, "handouts", "*.md"))):
         lines = open(path, encoding="utf-8").read().split("\n")
         for i, line in enumerate(lines):
             if line.startswith("DRAM bytes read per sector touched") and lines[i - 1].startswith("```"):
                 got = lines[i:i + len(want) + 1]
                 checked += len(want)
+                fetch_quotes += 1
                 if got[:len(want)] != want or not got[-1].startswith("```"):
                     print(f"FAIL: {os.path.basename(path)}:{i + 1}: the fetch-granularity table "
                           f"is not {os.path.basename(fetch)}, line for line")
                     failures += 1
+    if fetch_quotes == 0:
+        print(f"FAIL: no handout quotes {os.path.basename(fetch)} (lab 01 does, in a text block)")
+        failures += 1
     print(f"{checked} quoted explore rows checked against the committed explore tables")
     print("1 passed, 0 failed" if failures == 0 and checked else "0 passed, 1 failed")
     return 0 if failures == 0 and checked else 1

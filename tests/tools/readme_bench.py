@@ -4,8 +4,8 @@
 README.md quotes a run of 'grade --bench' on the H200; tests/gpu/bench-h200.csv is that run's CSV.
 Every quoted row (lab, kind, verdict, score, load and store efficiency, GB/s, the shares of the
 ceiling and of the peak, the grading seconds) must be its CSV row as the table rounds it (within the CSV's own rounding), the
-rows all there and in order; the header's ceiling and peak must be the CSV's (its rows' median
-ceiling, rounded, and the peak). A number edited by hand, or a table left behind when the bench
+rows all there and in order; the header's ceiling and peak must be the CSV's (its rows' largest,
+rounded, as grade --bench prints them). A number edited by hand, or a table left behind when the bench
 is run again, fails here.
 
     readme_bench.py SOURCE_DIR
@@ -13,7 +13,6 @@ is run again, fails here.
 import csv
 import os
 import re
-import statistics
 import sys
 
 ROW = re.compile(r"^\s*(\d\d)\s+(stub|solution)\s+(PASS|FAIL|NOT GRADED)\s+(\d+)\s+([\d.]+)%\s+([\d.]+)%"
@@ -57,11 +56,12 @@ def main():
     if head is None:
         fail("the README's bench table has no 'ceiling ... peak ...' line")
     else:
-        ceiling = statistics.median(float(d["ceiling_bytes_per_s"]) for d in data) / 1e9
-        peak = float(data[0]["peak_bytes_per_s"]) / 1e9
-        if abs(int(head[0]) - ceiling) > 0.02 * ceiling or int(head[1]) != round(peak):
+        ceiling = max(float(d["ceiling_bytes_per_s"]) for d in data) / 1e9
+        peak = max(float(d["peak_bytes_per_s"]) for d in data) / 1e9
+        # (the CSV keeps six significant digits: the printed figure may round either way)
+        if abs(int(head[0]) - ceiling) > 0.51 or abs(int(head[1]) - peak) > 0.51:
             fail(f"the README's ceiling {head[0]} and peak {head[1]} GB/s are not the CSV's "
-                 f"(median ceiling {ceiling:.0f}, peak {peak:.0f})")
+                 f"(its largest ceiling {ceiling:.0f}, peak {peak:.0f}, as the bench prints them)")
     print(f"{len(rows)} README bench rows checked against tests/gpu/bench-h200.csv")
     print("1 passed, 0 failed" if fails == 0 and rows else "0 passed, 1 failed")
     return 0 if fails == 0 and rows else 1

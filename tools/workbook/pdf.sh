@@ -16,6 +16,7 @@ browser=$(command -v chromium-headless-shell || command -v chromium || true)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 sh "$here/build.sh" "$t/workbook.html"
+rm -f "$out" # so that a PDF from an earlier run is not taken for this one's
 # The live demo's page is static on paper: its first view, as the page opens.
 "$browser" --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
     --no-pdf-header-footer --generate-pdf-document-outline --virtual-time-budget=5000 \

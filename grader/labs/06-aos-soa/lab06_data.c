@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "parallel.h"
 #include "seeded.h"
 
 static void describe(const cl_shape *s, char *buf, size_t size)
@@ -18,23 +19,62 @@ const cl_shapes lab06_shapes = {
     .describe = describe,
 };
 
+/* position, velocity, mass, charge */
+static const float field_lo[LAB06_FIELDS] = {-100, -100, -100, -10, -10, -10, 1, -1};
+static const float field_hi[LAB06_FIELDS] = {100, 100, 100, 10, 10, 10, 10, 1};
+
+typedef struct fill_job {
+    uint64_t seed;
+    float *aos;
+} fill_job;
+
+/* Particles [begin, end): field f of particle i is value i of stream 1 + f, so each part starts
+ * its eight generators begin values on, and the array is written in one pass. */
+static void fill_particles(void *ctx, size_t part, size_t begin, size_t end)
+{
+    (void)part;
+    const fill_job *j = ctx;
+    sd_rng rng[LAB06_FIELDS];
+    for (int f = 0; f < LAB06_FIELDS; ++f) {
+        sd_init(&rng[f], j->seed, 1 + (uint64_t)f);
+        sd_skip(&rng[f], begin);
+    }
+    for (size_t i = begin; i < end; ++i)
+        for (int f = 0; f < LAB06_FIELDS; ++f)
+            j->aos[i * LAB06_FIELDS + f] = sd_next_float(&rng[f], field_lo[f], field_hi[f]);
+}
+
 void lab06_fill(uint64_t seed, float *aos, size_t n)
 {
-    /* position, velocity, mass, charge */
-    static const float lo[LAB06_FIELDS] = {-100, -100, -100, -10, -10, -10, 1, -1};
-    static const float hi[LAB06_FIELDS] = {100, 100, 100, 10, 10, 10, 10, 1};
-    for (int f = 0; f < LAB06_FIELDS; ++f) /* field f of every particle: stream 1 + f */
-        sd_fill_uniform_strided(aos + f, n, LAB06_FIELDS, seed, 1 + (uint64_t)f, lo[f], hi[f]);
+    fill_job j = {seed, aos};
+    cl_parallel_for(n, (size_t)1 << 16, fill_particles, &j);
+}
+
+typedef struct motion_job {
+    float *aos;
+    int steps;
+    float dt, g;
+} motion_job;
+
+/* Particles [begin, end), every step of each: a particle's motion needs no other particle, so
+ * the order of the loops changes no value. */
+static void move_particles(void *ctx, size_t part, size_t begin, size_t end)
+{
+    (void)part;
+    const motion_job *j = ctx;
+    for (size_t i = begin; i < end; ++i) {
+        float *p = j->aos + i * LAB06_FIELDS;
+        for (int s = 0; s < j->steps; ++s) {
+            p[5] -= j->g * j->dt;
+            p[0] += p[3] * j->dt;
+            p[1] += p[4] * j->dt;
+            p[2] += p[5] * j->dt;
+        }
+    }
 }
 
 void lab06_reference(float *aos, size_t n, int steps, float dt, float g)
 {
-    for (int s = 0; s < steps; ++s)
-        for (size_t i = 0; i < n; ++i) {
-            float *p = aos + i * LAB06_FIELDS;
-            p[5] -= g * dt;
-            p[0] += p[3] * dt;
-            p[1] += p[4] * dt;
-            p[2] += p[5] * dt;
-        }
+    motion_job j = {aos, steps, dt, g};
+    cl_parallel_for(n, (size_t)1 << 16, move_particles, &j);
 }

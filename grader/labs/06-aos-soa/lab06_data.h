@@ -10,9 +10,9 @@
 
 #include "shape.h"
 
-/* 12000017 particles: 384 MB as structures; a step reads and writes six of the eight fields,
- * 288 MB, over 4x the L2 of any GPU up to the H200's 60 MB, and n is a multiple of nothing. The
- * trace, which is slower per request by far, follows the first 3000017 (the same kernels on the
+/* 12000017 particles: 384 MB as structures; a step reads six of the eight fields (288 MB) and
+ * writes four, over 4x the L2 of any GPU up to the H200's 60 MB, and n is a multiple of nothing.
+ * The trace, which is slower per request by far, follows the first 3000017 (the same kernels on the
  * same pattern: one particle a thread). */
 #define LAB06_N 12000017
 #define LAB06_N_TRACED 3000017
