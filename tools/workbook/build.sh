@@ -15,7 +15,7 @@ embed=--self-contained
 pandoc --help | grep -q -- '--embed-resources' && embed="--embed-resources --standalone"
 cd "$top/handouts"
 # shellcheck disable=SC2086
-pandoc 00-introduction.md 0[1-7]-*.md misconceptions.md demo.md appendix.md --standalone $embed --toc --toc-depth=2 \
+pandoc 00-introduction.md 0[1-7]-*.md misconceptions.md beyond.md demo.md appendix.md --standalone $embed --toc --toc-depth=2 \
     --mathml --lua-filter="$top/tools/workbook/workbook.lua" \
     --metadata title="Memory coalescing on the GPU: a lab workbook" --metadata lang=en -o "$out"
 echo "workbook: $out ($(wc -c < "$out" | tr -d ' ') bytes)"
