@@ -1,0 +1,50 @@
+#!/bin/bash
+# The GPU check in two halves that each fit one 10-minute call of a development session's GPU
+# machine (tests/gpu/run-all.sh is the whole check in one command, about twice that):
+#     tests/gpu/session.sh A [BUILD_DIR]   build; every GPU test but the batch; doctor; the
+#                                          explore runs of labs 01, 04 and 05
+#     tests/gpu/session.sh B [BUILD_DIR]   build; the batch (its resume and its Slurm array);
+#                                          the bench; concurrency.sh; the time breakdown
+# Each step gets what is left of SESSION_BUDGET seconds (default 570) and is cut off at it; the
+# logs go to $OUT/session-A.tar.gz (or B) as one file, and a summary table is printed last.
+set -u
+half=${1:?A or B} build=${2:-build-gpu}
+case $half in A | B) ;; *) echo "session.sh: the half is A or B, not '$half'" >&2; exit 2 ;; esac
+cd "$(dirname "$0")/../.."
+start=$(date +%s) budget=${SESSION_BUDGET:-570}
+logs=$(mktemp -d) keep=${OUT:-/tmp}
+left() { echo $((budget - ($(date +%s) - start))); }
+step() { # step NAME COMMAND...: run it with the time left, note its status and seconds
+    local name=$1 t0
+    shift
+    t0=$(date +%s)
+    if [ "$(left)" -le 5 ]; then
+        echo "$name: not run (no time left)" >> "$logs/summary.txt"
+        return
+    fi
+    timeout "$(left)" "$@" > "$logs/$name.txt" 2>&1
+    echo "$name: exit $? in $(($(date +%s) - t0)) s" >> "$logs/summary.txt"
+}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$logs/gpu.txt" 2>&1
+step build sh -c "cmake -B '$build' -DCMAKE_BUILD_TYPE=RelWithDebInfo && cmake --build '$build' -j$(nproc)"
+case $half in
+A)
+    step ctest-gpu ctest --test-dir "$build" -L gpu -E gpu_batch --output-on-failure
+    step doctor "$build/grade" --doctor
+    for lab in 01 04 05; do
+        step "explore-$lab" "$build/grade" --explore "$lab" --csv "$logs/explore-$lab.csv"
+    done
+    grep -E "Test +#" "$logs/ctest-gpu.txt" | grep -v " Passed" >> "$logs/summary.txt"
+    grep -E "tests passed" "$logs/ctest-gpu.txt" >> "$logs/summary.txt" ;;
+B)
+    step batch ctest --test-dir "$build" -R gpu_batch -V
+    step bench "$build/grade" --bench --csv "$logs/bench.csv"
+    step concurrency sh tests/gpu/concurrency.sh "$build"
+    step breakdown sh tests/gpu/time_breakdown.sh "$build"
+    grep -E "rows graded|wall time|the array|FAIL|passed, " "$logs/batch.txt" | sed 's/^[0-9]*: //' >> "$logs/summary.txt"
+    grep -v '^\[' "$logs/bench.txt" 2>/dev/null | head -20 >> "$logs/summary.txt" ;;
+esac
+tar -czf "$keep/session-$half.tar.gz" -C "$logs" .
+echo "=== session $half on $(cat "$logs/gpu.txt"), $(($(date +%s) - start)) s; logs in $keep/session-$half.tar.gz"
+cat "$logs/summary.txt"
+rm -rf "$logs"
