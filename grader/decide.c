@@ -86,7 +86,9 @@ static void compare_same_problem(oc_outcome *o)
  * 05, up to 68% for their stubs (tests/gpu/RESULTS.md). So there an access the trace found
  * coalesced enough must not take more than OTHER_PROBLEM_RATIO times its sectors per request at
  * the graded size; a kernel laying its threads out otherwise there takes several times more
- * (7x for lab 04's size_switch). Sectors, not efficiencies, are compared: the counters count a
+ * (7x for lab 04's size_switch). A lab whose smaller problem has the graded one's pattern sets
+ * its own, tighter ratio (lab_spec.trace_ratio). Sectors, not efficiencies, are compared: the
+ * counters count a
  * broadcast as the bytes of one lane, the trace as a perfect access. */
 #define OTHER_PROBLEM_RATIO 1.5
 static void compare_other_problem(oc_outcome *o)
@@ -100,7 +102,8 @@ static void compare_other_problem(oc_outcome *o)
         if (!t[i]->requests || c[i]->requests <= 0 || cl_tally_efficiency(t[i]) < need[i])
             continue;
         double ts = (double)t[i]->sectors / t[i]->requests, cs = c[i]->sectors / c[i]->requests;
-        if (cs > OTHER_PROBLEM_RATIO * ts && used < sizeof o->disagreement)
+        double ratio = o->spec->trace_ratio > 0 ? o->spec->trace_ratio : OTHER_PROBLEM_RATIO;
+        if (cs > ratio * ts && used < sizeof o->disagreement)
             used += (size_t)snprintf(o->disagreement + used, sizeof o->disagreement - used,
                                      "%s%s: %.2f sectors/request by the trace on the smaller "
                                      "problem, %.2f by the counters on the graded one",

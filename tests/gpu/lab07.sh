@@ -22,6 +22,12 @@ pitch_unused | packed_upload)
 writes_padding)
     expect_fail
     get labs.0.correctness.details | grep -q "wrote into the padding" || fail "the padding write is not named" ;;
+size_switch)
+    # Pitched rows where the trace looks, packed ones at the graded size: the counters see the
+    # packed rows, so the engines disagree and no coalescing points are given.
+    expect_fail; correct
+    [ "$(get labs.0.score)" = 40 ] || fail "score $(get labs.0.score): coalescing points for rows pitched only when traced"
+    [ -n "$(get labs.0.coalescing.disagreement)" ] || fail "the engines did not disagree" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;

@@ -691,6 +691,42 @@ static void test_decide_smaller_trace_disagreeing_with_full_size_counters_fails(
     assert_contains(o.reason, "disagree");
 }
 
+/* A lab whose smaller traced problem has the graded one's pattern (labs 06, 07) compares the
+ * engines tightly: rows pitched where the trace looks and packed at the graded size (4.0 against
+ * 4.8 sectors/request, 1.2x, within lab 04's 1.5) disagree. */
+static void test_decide_same_pattern_trace_ratio_is_tight(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 1.0);
+    o.useful_bytes = 1e9;
+    o.trace_useful_bytes = 2e8;
+    o.load = traffic(1e7, 4.8, 128);
+    o.store = traffic(1e7, 4, 128);
+    gr_decide(&o);
+    assert_string_equal(o.disagreement, ""); /* the default 1.5 lets 1.2x through */
+    lab_spec tight = gated_spec;
+    tight.trace_ratio = 1.08;
+    o = gated_outcome(4, 1.0);
+    o.spec = &tight;
+    o.useful_bytes = 1e9;
+    o.trace_useful_bytes = 2e8;
+    o.load = traffic(1e7, 4.8, 128);
+    o.store = traffic(1e7, 4, 128);
+    gr_decide(&o);
+    assert_contains(o.disagreement, "loads: 4.00 sectors/request by the trace on the smaller "
+                                    "problem, 4.80 by the counters on the graded one");
+    assert_int_equal(o.verdict, OC_FAIL);
+    /* Within 1%, as the labs' own kernels measure: no disagreement. */
+    o = gated_outcome(4, 1.0);
+    o.spec = &tight;
+    o.useful_bytes = 1e9;
+    o.trace_useful_bytes = 2e8;
+    o.load = traffic(1e7, 4.03, 128);
+    o.store = traffic(1e7, 4, 128);
+    gr_decide(&o);
+    assert_string_equal(o.disagreement, "");
+}
+
 /* A broadcast (lab 04's naive kernel reads one element of A per warp) is one lane's bytes to
  * the counters and a perfect access to the trace: low counter efficiency with the trace's
  * sectors per request (10% more at the graded size) is no disagreement. */
@@ -890,6 +926,7 @@ int main(void)
         cmocka_unit_test(test_decide_speed_counts_when_coalescing_is_not_measured),
         cmocka_unit_test(test_decide_smaller_trace_uses_its_own_bytes),
         cmocka_unit_test(test_decide_smaller_trace_disagreeing_with_full_size_counters_fails),
+        cmocka_unit_test(test_decide_same_pattern_trace_ratio_is_tight),
         cmocka_unit_test(test_decide_smaller_trace_broadcast_is_no_disagreement),
         cmocka_unit_test(test_decide_smaller_trace_and_full_size_counters_short),
         cmocka_unit_test(test_same_outputs_needs_every_byte_of_every_output),
