@@ -694,36 +694,31 @@ static void test_decide_smaller_trace_disagreeing_with_full_size_counters_fails(
 /* A lab whose smaller traced problem has the graded one's pattern (labs 06, 07) compares the
  * engines tightly: rows pitched where the trace looks and packed at the graded size (4.0 against
  * 4.8 sectors/request, 1.2x, within lab 04's 1.5) disagree. */
+/* Traced at 4 sectors/request on the smaller problem; the counters at load_spr on the graded. */
+static oc_outcome counted_at(const lab_spec *spec, double load_spr)
+{
+    oc_outcome o = gated_outcome(4, 1.0);
+    o.spec = spec;
+    o.useful_bytes = 1e9;
+    o.trace_useful_bytes = 2e8;
+    o.load = traffic(1e7, load_spr, 128);
+    o.store = traffic(1e7, 4, 128);
+    gr_decide(&o);
+    return o;
+}
+
 static void test_decide_same_pattern_trace_ratio_is_tight(void **state)
 {
     (void)state;
-    oc_outcome o = gated_outcome(4, 1.0);
-    o.useful_bytes = 1e9;
-    o.trace_useful_bytes = 2e8;
-    o.load = traffic(1e7, 4.8, 128);
-    o.store = traffic(1e7, 4, 128);
-    gr_decide(&o);
+    oc_outcome o = counted_at(&gated_spec, 4.8);
     assert_string_equal(o.disagreement, ""); /* the default 1.5 lets 1.2x through */
     lab_spec tight = gated_spec;
     tight.trace_ratio = 1.08;
-    o = gated_outcome(4, 1.0);
-    o.spec = &tight;
-    o.useful_bytes = 1e9;
-    o.trace_useful_bytes = 2e8;
-    o.load = traffic(1e7, 4.8, 128);
-    o.store = traffic(1e7, 4, 128);
-    gr_decide(&o);
+    o = counted_at(&tight, 4.8);
     assert_contains(o.disagreement, "loads: 4.00 sectors/request by the trace on the smaller "
                                     "problem, 4.80 by the counters on the graded one");
     assert_int_equal(o.verdict, OC_FAIL);
-    /* Within 1%, as the labs' own kernels measure: no disagreement. */
-    o = gated_outcome(4, 1.0);
-    o.spec = &tight;
-    o.useful_bytes = 1e9;
-    o.trace_useful_bytes = 2e8;
-    o.load = traffic(1e7, 4.03, 128);
-    o.store = traffic(1e7, 4, 128);
-    gr_decide(&o);
+    o = counted_at(&tight, 4.03); /* within 1%, as the labs' own kernels measure */
     assert_string_equal(o.disagreement, "");
 }
 
