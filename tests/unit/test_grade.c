@@ -691,9 +691,6 @@ static void test_decide_smaller_trace_disagreeing_with_full_size_counters_fails(
     assert_contains(o.reason, "disagree");
 }
 
-/* A lab whose smaller traced problem has the graded one's pattern (labs 06, 07) compares the
- * engines tightly: rows pitched where the trace looks and packed at the graded size (4.0 against
- * 4.8 sectors/request, 1.2x, within lab 04's 1.5) disagree. */
 /* Traced at 4 sectors/request on the smaller problem; the counters at load_spr on the graded. */
 static oc_outcome counted_at(const lab_spec *spec, double load_spr)
 {
@@ -707,6 +704,9 @@ static oc_outcome counted_at(const lab_spec *spec, double load_spr)
     return o;
 }
 
+/* A lab whose smaller traced problem has the graded one's pattern (labs 06, 07) compares the
+ * engines tightly: rows pitched where the trace looks and packed at the graded size (4.0 against
+ * 4.8 sectors/request, 1.2x, within lab 04's 1.5) disagree. */
 static void test_decide_same_pattern_trace_ratio_is_tight(void **state)
 {
     (void)state;
