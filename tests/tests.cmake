@@ -97,6 +97,11 @@ add_test(NAME unit_explore_tables
          COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
                  ${PROJECT_SOURCE_DIR}/tests/tools/explore_tables.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(unit_explore_tables PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+# Every time and bandwidth in a handout's prose is in a quoted block or an explore output it cites.
+add_test(NAME unit_prose_numbers
+         COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
+                 ${PROJECT_SOURCE_DIR}/tests/tools/prose_numbers.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(unit_prose_numbers PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
 # The README's bench table is the committed bench CSV of the H200 (tests/gpu/bench-h200.csv).
 add_test(NAME unit_readme_bench
          COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
