@@ -399,17 +399,17 @@ static void report(const session *s, FILE *out, const di_info *dev, const oc_out
 #define CACHE_KEEP 64
 
 /* Where compiled kernels are kept: grade-cache/ beside grade, from run to run, where grade may
- * write there (a folder of its own, not a link, that no one else may write in); with --no-cache, or
- * where it may not, a folder of this run's alone, where the labs compiled ahead of their grading
- * are found. Only where the recording is confined: the student's host code could otherwise write
- * into it. */
-static void choose_cache(session *s)
+ * write there (a folder of its own, not a link, that no one else may write in); with --no-cache,
+ * where it may not, or when this run wants none of an earlier run's (!lasting), a folder of this
+ * run's alone, where the labs compiled ahead of their grading are found. Only where the
+ * recording is confined: the student's host code could otherwise write into it. */
+static void choose_cache(session *s, int lasting)
 {
     if (!s->cfg.confine_recording)
         return;
     struct stat st;
     snprintf(s->cache, sizeof s->cache, "%s/grade-cache", s->tracer_dir);
-    if (!s->opt->no_cache && (mkdir(s->cache, 0700) == 0 || errno == EEXIST) &&
+    if (lasting && !s->opt->no_cache && (mkdir(s->cache, 0700) == 0 || errno == EEXIST) &&
         lstat(s->cache, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
         (st.st_mode & 077) == 0 && access(s->cache, W_OK) == 0) {
         s->cfg.compile_cache = s->cache;
@@ -468,7 +468,7 @@ static int cmd_grade(session *s)
     di_info dev;
     if (!gpu_ready(s, &dev))
         return CL_EXIT_ENV;
-    choose_cache(s);
+    choose_cache(s, 1);
     if (opt->format == CLI_TEXT)
         fprintf(out, "grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
                 dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
@@ -505,10 +505,7 @@ static int cmd_bench(session *s)
     FILE *csv = fopen(csv_path, "w");
     if (!csv)
         die(CL_EXIT_ENV, "cannot write '%s'", csv_path);
-    if (s->cfg.confine_recording) {
-        snprintf(s->cache, sizeof s->cache, "%s/compiled", s->base);
-        s->cfg.compile_cache = s->cache;
-    }
+    choose_cache(s, 0);
     oc_outcome *o = calloc(3 * s->nlabs, sizeof *o);
     if (!o)
         die(CL_EXIT_ENV, "%s", "out of memory");

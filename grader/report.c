@@ -223,13 +223,11 @@ static void timing_lines(FILE *out, const oc_outcome *o)
                 "copies)\n",
                 "bandwidth", o->student_bytes_per_s / 1e9, o->student_ms);
     }
-    if (o->timed) {
-        if (in_cache(o))
-            fprintf(out,
-                    "  %-12s its %.0f MB fit in %dx this GPU's %.0f MB L2: the time partly "
-                    "measures the cache\n",
-                    "", o->useful_bytes / 1e6, WI_WORKING_SET_L2S, (double)o->l2_bytes / 1e6);
-    }
+    if (o->timed && in_cache(o))
+        fprintf(out,
+                "  %-12s its %.0f MB fit in %dx this GPU's %.0f MB L2: the time partly measures "
+                "the cache\n",
+                "", o->useful_bytes / 1e6, WI_WORKING_SET_L2S, (double)o->l2_bytes / 1e6);
     if (s->report_bank_conflicts && o->counters == OC_ENGINE_OK)
         fprintf(out,
                 "  %-12s %.2f bank conflicts per shared load, %.2f per shared store  (shown, "

@@ -74,7 +74,13 @@ set_tests_properties(unit_slurm PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEO
 add_test(NAME unit_classroom_yml
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/classroom_yml.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(unit_classroom_yml PROPERTIES LABELS unit TIMEOUT 60)
-# The student edition must hold no solution and still build with the student's Makefile.
+# A check written in Python (tests/tools/SCRIPT ARGS...), skipped where there is no python3.
+function(cl_python_test name script)
+  add_test(NAME ${name}
+           COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$@\"" sh
+                   ${PROJECT_SOURCE_DIR}/tests/tools/${script} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+endfunction()
 # The HTML workbook renders, with every internal link and figure (needs pandoc).
 add_test(NAME unit_workbook COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/workbook.sh
                                     ${PROJECT_SOURCE_DIR})
@@ -93,26 +99,14 @@ add_test(NAME unit_instructor_guide COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/
                                             ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
 set_tests_properties(unit_instructor_guide PROPERTIES LABELS unit TIMEOUT 60)
 # Every explore table a handout quotes is a row of that lab's committed explore CSV.
-add_test(NAME unit_explore_tables
-         COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
-                 ${PROJECT_SOURCE_DIR}/tests/tools/explore_tables.py ${PROJECT_SOURCE_DIR})
-set_tests_properties(unit_explore_tables PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+cl_python_test(unit_explore_tables explore_tables.py ${PROJECT_SOURCE_DIR})
 # Every time and bandwidth in a handout's prose is in a quoted block or an explore output it cites.
-add_test(NAME unit_prose_numbers
-         COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
-                 ${PROJECT_SOURCE_DIR}/tests/tools/prose_numbers.py ${PROJECT_SOURCE_DIR})
-set_tests_properties(unit_prose_numbers PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+cl_python_test(unit_prose_numbers prose_numbers.py ${PROJECT_SOURCE_DIR})
 # The README's bench table is the committed bench CSV of the H200 (tests/gpu/bench-h200.csv).
-add_test(NAME unit_readme_bench
-         COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\""
-                 ${PROJECT_SOURCE_DIR}/tests/tools/readme_bench.py ${PROJECT_SOURCE_DIR})
-set_tests_properties(unit_readme_bench PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+cl_python_test(unit_readme_bench readme_bench.py ${PROJECT_SOURCE_DIR})
 # Every grade report a handout quotes adds up: parts against thresholds, score, verdict, shares.
-add_test(NAME unit_quoted_reports
-         COMMAND sh -c "command -v python3 >/dev/null || { echo 'no python3: skipped'; exit 77; }; exec python3 \"$0\" \"$1\" \"$2\""
-                 ${PROJECT_SOURCE_DIR}/tests/tools/quoted_reports.py ${PROJECT_SOURCE_DIR}
-                 $<TARGET_FILE:grade>)
-set_tests_properties(unit_quoted_reports PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+cl_python_test(unit_quoted_reports quoted_reports.py ${PROJECT_SOURCE_DIR} $<TARGET_FILE:grade>)
+# The student edition must hold no solution and still build with the student's Makefile.
 add_test(NAME unit_student_edition
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/student_edition.sh ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/edition-test ${CMAKE_CUDA_COMPILER})

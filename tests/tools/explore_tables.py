@@ -16,10 +16,11 @@ table and is not in it; its quote must equal handouts/figures/explore-01-fetch-h
     explore_tables.py SOURCE_DIR
 """
 import csv
-import glob
 import os
 import re
 import sys
+
+from handout_text import blocks_and_prose, handouts, verdict
 
 # A number, or a lone "-": a field the run did not measure (the CSV writes -1).
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|(?<!\S)-(?!\S)")
@@ -121,7 +122,7 @@ def columns(quoted, data):
 def main():
     src = sys.argv[1]
     failures = checked = 0
-    for path in sorted(glob.glob(os.path.join(src, "handouts", "*.md"))):
+    for path in handouts(src):
         for lab, rows in quoted_tables(path):
             table = os.path.join(src, "handouts", "figures", f"explore-{lab}-h200.csv")
             if not os.path.exists(table):
@@ -158,23 +159,20 @@ def main():
     fetch = os.path.join(src, "handouts", "figures", "explore-01-fetch-h200.txt")
     want = open(fetch, encoding="utf-8").read().rstrip("\n").split("\n")
     fetch_quotes = 0
-    for path in sorted(glob.glob(os.path.join(src, "handouts", "*.md"))):
-        lines = open(path, encoding="utf-8").read().split("\n")
-        for i, line in enumerate(lines):
-            if line.startswith("DRAM bytes read per sector touched") and lines[i - 1].startswith("```"):
-                got = lines[i:i + len(want) + 1]
+    for path in handouts(src):
+        for start, lines in blocks_and_prose(path)[0]:
+            if lines and lines[0].startswith("DRAM bytes read per sector touched"):
                 checked += len(want)
                 fetch_quotes += 1
-                if got[:len(want)] != want or not got[-1].startswith("```"):
-                    print(f"FAIL: {os.path.basename(path)}:{i + 1}: the fetch-granularity table "
+                if lines != want:
+                    print(f"FAIL: {os.path.basename(path)}:{start}: the fetch-granularity table "
                           f"is not {os.path.basename(fetch)}, line for line")
                     failures += 1
     if fetch_quotes == 0:
         print(f"FAIL: no handout quotes {os.path.basename(fetch)} (lab 01 does, in a text block)")
         failures += 1
     print(f"{checked} quoted explore rows checked against the committed explore tables")
-    print("1 passed, 0 failed" if failures == 0 and checked else "0 passed, 1 failed")
-    return 0 if failures == 0 and checked else 1
+    return verdict(failures == 0 and checked)
 
 
 if __name__ == "__main__":

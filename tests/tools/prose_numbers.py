@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+from handout_text import blocks_and_prose, handouts, verdict
+
 MEASURE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s?(ms|µs|GB/s|TB/s)\b")
 SHOWN = re.compile(r"=\s*\**\s*$")  # the number is the result of arithmetic on the page
 
@@ -32,17 +34,6 @@ def sourced(value, known):
     return any(abs(x - v) <= half for x in known)
 
 
-def split(path):
-    """(numbered lines of the quoted blocks, numbered lines of prose)."""
-    block, prose, inside = [], [], False
-    for n, line in enumerate(open(path, encoding="utf-8").read().split("\n"), 1):
-        if line.startswith("```"):
-            inside = not inside
-            continue
-        (block if inside else prose).append((n, line))
-    return block, prose
-
-
 def lab_outputs(src, lab):
     """The committed explore outputs of lab NN."""
     return "".join(open(f, encoding="utf-8").read()
@@ -52,10 +43,11 @@ def lab_outputs(src, lab):
 
 def main():
     src = sys.argv[1]
-    handouts = sorted(glob.glob(os.path.join(src, "handouts", "*.md")))
-    blocks = {os.path.basename(h): " ".join(line for _, line in split(h)[0]) for h in handouts}
+    paths = handouts(src)
+    blocks = {os.path.basename(h): " ".join(" ".join(lines) for _, lines in blocks_and_prose(h)[0])
+              for h in paths}
     fails = checked = 0
-    for path in handouts:
+    for path in paths:
         name = os.path.basename(path)
         # Its own blocks and its lab's explore outputs, and those of every lab handout it links to
         # (the introduction cites lab 01's explore table).
@@ -63,7 +55,7 @@ def main():
         cited = {name} | set(re.findall(r"\((0[1-7]-[a-z-]+\.md)", text))
         sources = "".join(blocks.get(c, "") + lab_outputs(src, c[:2]) for c in cited)
         known = numbers_in(sources)
-        for n, line in split(path)[1]:
+        for n, line in blocks_and_prose(path)[1]:
             for m in MEASURE.finditer(line):
                 checked += 1
                 if sourced(m.group(1), known) or SHOWN.search(line[:m.start()]):
@@ -73,8 +65,7 @@ def main():
                       "arithmetic shown gives it")
                 fails += 1
     print(f"{checked} times and bandwidths in the handouts' prose checked for a source")
-    print("1 passed, 0 failed" if fails == 0 and checked else "0 passed, 1 failed")
-    return 0 if fails == 0 and checked else 1
+    return verdict(fails == 0 and checked)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from handout_text import verdict
+
 HEAD = re.compile(r"^lab (\d\d) \S+: .*\s(PASS|FAIL|NOT GRADED)\s+(\d+)/(\d+)$")
 PART = re.compile(r"^  (loads|stores)\s+([\d.]+)%\s+[\d.]+ sectors/request\s+\(need >= (\d+)%\)\s+(ok|too low)")
 SPEED = re.compile(r"^  speed\s+([\d.]+)x .*: ([\d.]+) ms .* against ([\d.]+) ms, same run\s+"
@@ -132,8 +134,7 @@ def main():
     print("\n".join(failures))
     print(f"{checked} quoted reports checked: thresholds, scores, verdicts, bandwidth shares")
     ok = not failures and checked > 0
-    print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
-    return 0 if ok else 1
+    return verdict(ok)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import os
 import re
 import sys
 
+from handout_text import verdict
+
 ROW = re.compile(r"^\s*(\d\d)\s+(stub|solution)\s+(PASS|FAIL|NOT GRADED)\s+(\d+)\s+([\d.]+)%\s+([\d.]+)%"
                  r"\s+(\d+)\s+([\d.]+)%\s+([\d.]+)%\s+([\d.]+)\s*$")
 HEAD = re.compile(r"^\s*ceiling (\d+) GB/s \(the best copy, [^)]+\), peak (\d+) GB/s")
@@ -63,8 +65,7 @@ def main():
             fail(f"the README's ceiling {head[0]} and peak {head[1]} GB/s are not the CSV's "
                  f"(its largest ceiling {ceiling:.0f}, peak {peak:.0f}, as the bench prints them)")
     print(f"{len(rows)} README bench rows checked against tests/gpu/bench-h200.csv")
-    print("1 passed, 0 failed" if fails == 0 and rows else "0 passed, 1 failed")
-    return 0 if fails == 0 and rows else 1
+    return verdict(fails == 0 and rows)
 
 
 if __name__ == "__main__":
