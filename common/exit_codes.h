@@ -17,5 +17,6 @@
 #define CL_EXIT_CUDA 86        /* a CUDA call failed (CL_CUDA_CHECK printed which) */
 #define CL_EXIT_CONTRACT 87    /* the kernel object lacks the lab's launcher, or cannot be loaded */
 #define CL_EXIT_IO 88          /* the work directory cannot be written */
+#define CL_EXIT_GPU_BUSY 89    /* the GPU lock was not free in time (wire.h): nothing measured */
 
 #endif

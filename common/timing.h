@@ -3,7 +3,11 @@
  *
  * tm_measure() runs the work a few times to warm up, then times each repeat with CUDA events
  * and reports the median. Before every timed repeat it overwrites a buffer larger than the L2
- * cache (outside the timed region), so no repeat reads what the previous one left in L2.
+ * cache (outside the timed region), so no repeat reads what the previous one left in L2. Each
+ * repeat is queued behind a gate (a one-thread kernel the host opens once the start event, the
+ * work and the stop event are all queued), so that the GPU runs them back to back whatever the
+ * host does meanwhile: with other processes busy on the CPU, a host that paused between the
+ * start event and the launch would otherwise time its own pause.
  */
 #ifndef CL_TIMING_H
 #define CL_TIMING_H
@@ -41,6 +45,10 @@ typedef struct tm_result {
 /* Times work as above. Returns cudaSuccess, or the first CUDA error (from the work or the
  * timing itself) without exiting. */
 cudaError_t tm_measure(tm_work work, void *ctx, const tm_options *opt, tm_result *res);
+
+/* Queues the gate on the default stream: it holds the stream until *open_on_device (the device's
+ * view of mapped host memory) is nonzero, or limit_s seconds have passed (timing_gate.cu). */
+cudaError_t tm_gate_close(const volatile int *open_on_device, double limit_s);
 
 /* Median of n doubles (sorts a copy); 0 when n == 0. Pure C. */
 double tm_median(const double *v, int n);

@@ -63,6 +63,10 @@ int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
         argv[n++] = "--no-timing";
     if (a->shared_counters)
         argv[n++] = "--shared-counters";
+    if (a->gpu_lock) {
+        argv[n++] = "--gpu-lock";
+        argv[n++] = a->gpu_lock;
+    }
     argv[n] = NULL;
     return n;
 }
@@ -80,12 +84,13 @@ int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t wh
         return arg_error(why, why_size, "unknown mode '%s'", argc < 2 ? "" : argv[1]);
     for (int i = 2; i < argc; ++i) {
         const char *opt = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **slot = !strcmp(opt, "--lab")       ? &a->lab
-                            : !strcmp(opt, "--kernel")  ? &a->kernel
-                            : !strcmp(opt, "--image")   ? &a->image
-                            : !strcmp(opt, "--record")  ? &a->record
-                            : !strcmp(opt, "--workdir") ? &a->workdir
-                                                        : NULL;
+        const char **slot = !strcmp(opt, "--lab")        ? &a->lab
+                            : !strcmp(opt, "--kernel")   ? &a->kernel
+                            : !strcmp(opt, "--image")    ? &a->image
+                            : !strcmp(opt, "--record")   ? &a->record
+                            : !strcmp(opt, "--workdir")  ? &a->workdir
+                            : !strcmp(opt, "--gpu-lock") ? &a->gpu_lock
+                                                         : NULL;
         if (!strcmp(opt, "--no-timing")) {
             a->no_timing = 1;
         } else if (!strcmp(opt, "--shared-counters")) {

@@ -83,7 +83,14 @@ typedef struct wi_args {
     uint64_t seed;
     int no_timing;       /* WI_RUN: save the outputs, time nothing */
     int shared_counters; /* WI_COUNTERS: read shared-memory bank conflicts too */
+    /* The replays: the GPU lock of labs graded side by side, "FD:FD" of descriptors the child
+     * inherits (gpulock.h); NULL: none, the GPU is the child's alone. */
+    const char *gpu_lock;
 } wi_args;
+
+/* How long a replay waits for the GPU lock before it gives up with CL_EXIT_GPU_BUSY (its
+ * parent then runs it again with the GPU to itself). */
+#define WI_GPU_WAIT_S 10.0
 
 #define WI_MAX_ARGV 24
 /* Writes the command line for a into argv (program first, NULL last), the seed's digits into

@@ -13,9 +13,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "exit_codes.h"
 #include "gradebook.h"
 #include "intake.h"
 #include "outcome.h"
+#include "pool.h"
 #include "report.h"
 #include "runner.h"
 #include "wire.h"
@@ -135,75 +137,89 @@ static void write_results(const bt_options *opt, const char *file)
     free(text);
 }
 
-/* One lab of one student graded (or refused, or missing) into row, its report into report. */
-static void grade_one(const gr_config *cfg, const bt_options *opt, const in_student *st, size_t lab,
-                      unsigned serial, gb_row *row, char **report, char **results, oc_outcome *o)
+/* A row decided without grading: a submission refused whole, a refused file, a missing one.
+ * Returns its verdict with the reason in reason, or NULL when the lab is to be graded. */
+static const char *not_graded(const bt_options *opt, const in_student *st, size_t lab, char *reason,
+                              size_t size)
 {
     const lab_spec *spec = opt->labs[lab];
     const in_kernel *k = &st->labs[lab];
-    static char reason[1024];
+    if (k->text && !st->problem[0])
+        return NULL;
+    if (st->problem[0])
+        snprintf(reason, size, "%s", st->problem);
+    else if (k->problem[0])
+        snprintf(reason, size, "%s", k->problem);
+    else
+        snprintf(reason, size,
+                 "no kernel file for lab %s (labs/%s-%s/kernel.cu, %s-%s.cu or %s.cu)", spec->id,
+                 spec->id, spec->slug, spec->id, spec->slug, spec->id);
+    /* a submission refused whole refuses every lab */
+    return k->problem[0] || st->problem[0] ? "REFUSED" : "MISSING";
+}
+
+/* Grades one lab of st into o: the file handed in, written to a work folder of its own, through
+ * gr_grade_lab. Returns 0, or -1 when the work folder cannot be written (o untouched). */
+static int grade_file(const gr_config *cfg, const bt_options *opt, const in_student *st, size_t lab,
+                      unsigned serial, oc_outcome *o)
+{
+    const in_kernel *k = &st->labs[lab];
+    char dir[4200], kernel[4300], labdir[4300];
+    snprintf(dir, sizeof dir, "%s/s%05u", opt->workdir, serial);
+    snprintf(kernel, sizeof kernel, "%s/submitted.cu", dir);
+    snprintf(labdir, sizeof labdir, "%s/lab", dir);
+    gr_config c = *cfg;
+    c.kernel = kernel;
+    c.progress = NULL; /* one line a row instead */
+    c.cwd = NULL;
+    /* Files handed in unchanged (a lab's stub, often) are compiled once a batch and resume:
+     * only where no student code can write into the cache. */
+    char cache[4300];
+    cache_of(opt, cache, sizeof cache);
+    if (cfg->confine_recording)
+        c.compile_cache = cache;
+    if (make_dir(dir) != 0 || write_text(kernel, k->text, k->size, 0600) != 0)
+        return -1;
+    gr_grade_lab(&c, opt->labs[lab], labdir, o);
+    snprintf(o->kernel_path, sizeof o->kernel_path, "%s", k->origin); /* as handed in */
+    if (!opt->keep)
+        gr_remove_tree(dir);
+    return 0;
+}
+
+/* The row, report and results of one lab of a student: from o where it was graded (verdict
+ * NULL), else from verdict and reason. */
+static void fill_row(const bt_options *opt, size_t lab, const char *verdict, const char *reason,
+                     const oc_outcome *o, gb_row *row, char **report, char **results)
+{
+    const lab_spec *spec = opt->labs[lab];
     size_t size = 0;
     FILE *text = open_memstream(report, &size);
-    memset(o, 0, sizeof *o);
     row->max_score =
         spec->points_correct + spec->points_load + spec->points_store + spec->points_speed;
     row->speed = spec->points_speed > 0 ? 0 : -1;
     row->engine = "none";
-    if (!k->text || st->problem[0]) { /* a submission refused whole refuses every lab */
-        row->verdict = k->problem[0] || st->problem[0] ? "REFUSED" : "MISSING";
-        if (st->problem[0])
-            snprintf(reason, sizeof reason, "%s", st->problem);
-        else if (k->problem[0])
-            snprintf(reason, sizeof reason, "%s", k->problem);
-        else
-            snprintf(reason, sizeof reason,
-                     "no kernel file for lab %s (labs/%s-%s/kernel.cu, %s-%s.cu or %s.cu)",
-                     spec->id, spec->id, spec->slug, spec->id, spec->slug, spec->id);
+    if (verdict) {
+        row->verdict = verdict;
         row->reason = reason;
         if (text)
             fprintf(text, "lab %s %s: %s, 0/%d\n  %s\n", spec->id, spec->slug, row->verdict,
                     row->max_score, reason);
         *results = rp_gradescope_ungraded(spec, reason);
     } else {
-        char dir[4200], kernel[4300], labdir[4300];
-        snprintf(dir, sizeof dir, "%s/s%05u", opt->workdir, serial);
-        snprintf(kernel, sizeof kernel, "%s/submitted.cu", dir);
-        snprintf(labdir, sizeof labdir, "%s/lab", dir);
-        gr_config c = *cfg;
-        c.kernel = kernel;
-        c.progress = NULL; /* one line a row instead */
-        c.cwd = NULL;
-        /* Files handed in unchanged (a lab's stub, often) are compiled once a batch and resume:
-         * only where no student code can write into the cache. */
-        char cache[4300];
-        cache_of(opt, cache, sizeof cache);
-        if (cfg->confine_recording)
-            c.compile_cache = cache;
-        if (make_dir(dir) != 0 || write_text(kernel, k->text, k->size, 0600) != 0) {
-            row->verdict = "NOT GRADED";
-            snprintf(reason, sizeof reason, "the grader cannot write its work folder '%.900s'",
-                     dir);
-            row->reason = reason;
-            *results = rp_gradescope_ungraded(spec, reason);
-        } else {
-            gr_grade_lab(&c, spec, labdir, o);
-            snprintf(o->kernel_path, sizeof o->kernel_path, "%s", k->origin); /* as handed in */
-            row->verdict = rp_verdict_word(o->verdict);
-            row->correctness = o->score_correct;
-            row->loads = o->score_load;
-            row->stores = o->score_store;
-            if (row->speed >= 0)
-                row->speed = o->score_speed;
-            row->score = o->score;
-            row->max_score = o->max_score;
-            row->engine = oc_engine_name(o->engine);
-            row->reason = o->reason;
-            if (text)
-                rp_text_lab(text, o);
-            *results = rp_gradescope(o, 1);
-        }
-        if (!opt->keep)
-            gr_remove_tree(dir);
+        row->verdict = rp_verdict_word(o->verdict);
+        row->correctness = o->score_correct;
+        row->loads = o->score_load;
+        row->stores = o->score_store;
+        if (row->speed >= 0)
+            row->speed = o->score_speed;
+        row->score = o->score;
+        row->max_score = o->max_score;
+        row->engine = oc_engine_name(o->engine);
+        row->reason = o->reason;
+        if (text)
+            rp_text_lab(text, o);
+        *results = rp_gradescope(o, 1);
     }
     if (text)
         fclose(text);
@@ -390,6 +406,180 @@ static int run_on_gpus(const gr_config *cfg, const bt_options *opt, FILE *progre
     return joined == (int)n ? worst : (worst > 3 ? worst : 3);
 }
 
+/* ---- the rows of a batch, graded one after another or side by side ---- */
+
+typedef struct batch_run {
+    const gr_config *cfg;
+    const bt_options *opt;
+    const in_batch *b;
+    FILE *book, *progress;
+    pending *rows;
+    size_t *left; /* each student's rows still to write */
+    size_t todo, finished, failed;
+    unsigned serial;
+    double start;
+    int status; /* 3 once the gradebook or feedback cannot be written */
+    gl_lock gpu;
+} batch_run;
+
+static int student_has_rows(const pending *rows, size_t n, size_t student)
+{
+    for (size_t r = 0; r < n; ++r)
+        if (rows[r].student == student)
+            return 1;
+    return 0;
+}
+
+/* The student's feedback and results files, from the parts of every lab of it written so far. */
+static void student_done(batch_run *run, size_t student)
+{
+    char file[256];
+    bt_file_name(run->b->students[student].name, file, sizeof file);
+    write_feedback(run->opt, &run->b->students[student], file);
+    write_results(run->opt, file);
+}
+
+/* A row is done: its report and results beside the feedback, its line in the gradebook, a line
+ * of progress; the student's files once its last row is written. */
+static void row_written(batch_run *run, const pending *p, gb_row *row, char *report, char *results)
+{
+    const bt_options *opt = run->opt;
+    const in_student *st = &run->b->students[p->student];
+    const lab_spec *spec = opt->labs[p->lab];
+    char file[256], part[4400], json[4400], dir[4400];
+    bt_file_name(st->name, file, sizeof file);
+    snprintf(dir, sizeof dir, "%s/feedback/.parts/%s", opt->out, file);
+    part_path(opt, file, spec->id, "txt", part, sizeof part);
+    part_path(opt, file, spec->id, "json", json, sizeof json);
+    if (make_dir(dir) != 0 || !report || !results ||
+        write_text(part, report, strlen(report), 0644) != 0 ||
+        write_text(json, results, strlen(results), 0644) != 0 || gb_write(run->book, row) != 0) {
+        fprintf(stderr, "grade: cannot write the gradebook or feedback in '%s'\n", opt->out);
+        run->status = 3;
+    }
+    free(report);
+    free(results);
+    run->failed += strcmp(row->verdict, "PASS") != 0;
+    run->finished++;
+    if (run->progress) {
+        double spent = rn_now_s() - run->start, each = spent / (double)run->finished;
+        fprintf(run->progress, "[%zu/%zu] %s, lab %s: %s %d/%d (%.1f s", run->finished, run->todo,
+                st->name, spec->id, row->verdict, row->score, row->max_score, row->seconds);
+        if (run->finished < run->todo) {
+            fprintf(run->progress, "; about ");
+            say_time(run->progress, each * (double)(run->todo - run->finished));
+            fprintf(run->progress, " left");
+        }
+        fprintf(run->progress, ")\n");
+        fflush(run->progress);
+    }
+    if (--run->left[p->student] == 0 && run->status < 2)
+        student_done(run, p->student);
+}
+
+/* One row after another, the next rows' compiles running on the other cores meanwhile. */
+static void in_turn(batch_run *run, size_t nrows)
+{
+    size_t ahead = run->cfg->confine_recording ? gr_compiles_ahead() : 0;
+    for (size_t r = 0; r < nrows && run->status < 2; ++r) {
+        for (size_t a = r + 1; a < nrows && a <= r + ahead; ++a)
+            if (!run->rows[a].pid)
+                compile_ahead(run->cfg, run->opt, run->b, &run->rows[a], a);
+        wait_ahead(&run->rows[r]);
+        const pending *p = &run->rows[r];
+        const in_student *st = &run->b->students[p->student];
+        double t = rn_now_s();
+        gb_row row = {.student = st->name, .lab = run->opt->labs[p->lab]->id};
+        char *report = NULL, *results = NULL;
+        static char reason[1024];
+        static oc_outcome o;
+        memset(&o, 0, sizeof o);
+        const char *verdict = not_graded(run->opt, st, p->lab, reason, sizeof reason);
+        if (!verdict && grade_file(run->cfg, run->opt, st, p->lab, run->serial++, &o) != 0) {
+            verdict = "NOT GRADED";
+            snprintf(reason, sizeof reason, "the grader cannot write its work folder in '%.900s'",
+                     run->opt->workdir);
+        }
+        fill_row(run->opt, p->lab, verdict, reason, &o, &row, &report, &results);
+        row.seconds = rn_now_s() - t;
+        row_written(run, p, &row, report, results);
+        oc_free(&o);
+    }
+    for (size_t r = 0; r < nrows; ++r) { /* after an error: what still compiles */
+        if (run->rows[r].pid > 0)
+            kill(run->rows[r].pid, SIGKILL);
+        wait_ahead(&run->rows[r]);
+    }
+}
+
+static void row_outcome_path(const batch_run *run, size_t r, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/row-%05zu.bin", run->opt->workdir, r);
+}
+
+/* In a process of its own: row r graded, its outcome into a file (exit 0), or CL_EXIT_IO when
+ * its work folder cannot be written. A row decided without grading does nothing here. */
+static int grade_row_apart(void *ctx, size_t r, gl_lock *gpu)
+{
+    batch_run *run = ctx;
+    const pending *p = &run->rows[r];
+    const in_student *st = &run->b->students[p->student];
+    char reason[1024], path[4400];
+    if (not_graded(run->opt, st, p->lab, reason, sizeof reason))
+        return 0;
+    gr_config c = *run->cfg;
+    c.gpu = gpu;
+    static oc_outcome o;
+    if (grade_file(&c, run->opt, st, p->lab, (unsigned)r, &o) != 0)
+        return CL_EXIT_IO;
+    row_outcome_path(run, r, path, sizeof path);
+    return pool_save_outcome(path, &o) == 0 ? 0 : CL_EXIT_IO;
+}
+
+/* Here, as row r ends: its row from the outcome it left. */
+static void row_ended(void *ctx, size_t r, int status)
+{
+    batch_run *run = ctx;
+    const pending *p = &run->rows[r];
+    const in_student *st = &run->b->students[p->student];
+    gb_row row = {.student = st->name, .lab = run->opt->labs[p->lab]->id};
+    char *report = NULL, *results = NULL, path[4400];
+    static char reason[1024];
+    static oc_outcome o;
+    memset(&o, 0, sizeof o);
+    row_outcome_path(run, r, path, sizeof path);
+    const char *verdict = not_graded(run->opt, st, p->lab, reason, sizeof reason);
+    if (!verdict && status == CL_EXIT_IO) {
+        verdict = "NOT GRADED";
+        snprintf(reason, sizeof reason, "the grader cannot write its work folder in '%.900s'",
+                 run->opt->workdir);
+    } else if (!verdict && (status != 0 || pool_load_outcome(path, &o) != 0)) {
+        verdict = "NOT GRADED";
+        snprintf(reason, sizeof reason,
+                 "the grader's process for this row ended before it was done (exit %d): a fault "
+                 "of the grader, not of the kernel; grade it again with --resume",
+                 status);
+    }
+    remove(path);
+    fill_row(run->opt, p->lab, verdict, reason, &o, &row, &report, &results);
+    row.seconds = o.total_s;
+    row_written(run, p, &row, report, results);
+    oc_free(&o);
+}
+
+/* opt->slots rows at once, each in a process of its own (pool.h), sharing the GPU through a
+ * lock that leaves the measured sections alone on it. */
+static void side_by_side(batch_run *run, size_t nrows)
+{
+    if (gl_create(run->opt->workdir, &run->gpu) != 0) {
+        fprintf(stderr, "grade: cannot make the GPU lock in '%s'\n", run->opt->workdir);
+        run->status = 3;
+        return;
+    }
+    pool_run(nrows, run->opt->slots, &run->gpu, grade_row_apart, row_ended, run);
+    gl_close(&run->gpu);
+}
+
 int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
 {
     if (opt->gpus > 1 && !opt->shards)
@@ -439,86 +629,47 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
         in_free(&b);
         return 2;
     }
-    size_t total = b.n * opt->nlabs, todo = 0, finished = 0, failed = 0;
+    size_t total = b.n * opt->nlabs, todo = 0;
     for (size_t i = 0; i < b.n; ++i)
         for (size_t l = 0; l < opt->nlabs; ++l)
             todo += !gb_has(&done, b.students[i].name, opt->labs[l]->id);
     if (progress)
         fprintf(progress, "grade: %zu submissions x %zu labs: %zu rows to grade%s, into %s\n", b.n,
                 opt->nlabs, todo, todo < total ? " (the others were graded before)" : "", opt->out);
-    /* The rows to grade, in order, and how far ahead their compiles may start. */
+    /* The rows to grade, in order. */
     pending *rows = calloc(todo ? todo : 1, sizeof *rows);
-    size_t nrows = 0, current = 0, ahead = cfg->confine_recording ? gr_compiles_ahead() : 0;
-    for (size_t i = 0; rows && i < b.n; ++i)
+    size_t *left = calloc(b.n ? b.n : 1, sizeof *left); /* each student's rows still to write */
+    size_t nrows = 0;
+    for (size_t i = 0; rows && left && i < b.n; ++i)
         for (size_t l = 0; l < opt->nlabs; ++l)
-            if (!gb_has(&done, b.students[i].name, opt->labs[l]->id))
+            if (!gb_has(&done, b.students[i].name, opt->labs[l]->id)) {
                 rows[nrows++] = (pending){i, l, 0};
-    double start = rn_now_s();
-    int status = 0;
-    unsigned serial = 0;
-    for (size_t i = 0; i < b.n && status < 2; ++i) {
-        const in_student *st = &b.students[i];
-        char file[256];
-        bt_file_name(st->name, file, sizeof file);
-        int wrote = 0;
-        for (size_t l = 0; l < opt->nlabs && status < 2; ++l) {
-            const lab_spec *spec = opt->labs[l];
-            if (gb_has(&done, st->name, spec->id))
-                continue;
-            for (size_t r = current + 1; rows && r < nrows && r <= current + ahead; ++r)
-                if (!rows[r].pid)
-                    compile_ahead(cfg, opt, &b, &rows[r], r);
-            if (rows && current < nrows)
-                wait_ahead(&rows[current]);
-            current++;
-            double t = rn_now_s();
-            gb_row row = {.student = st->name, .lab = spec->id};
-            char *report = NULL, *results = NULL;
-            static oc_outcome o;
-            grade_one(cfg, opt, st, l, serial++, &row, &report, &results, &o);
-            row.seconds = rn_now_s() - t;
-            char part[4400], json[4400], dir[4400];
-            snprintf(dir, sizeof dir, "%s/feedback/.parts/%s", opt->out, file);
-            part_path(opt, file, spec->id, "txt", part, sizeof part);
-            part_path(opt, file, spec->id, "json", json, sizeof json);
-            if (make_dir(dir) != 0 || !report || !results ||
-                write_text(part, report, strlen(report), 0644) != 0 ||
-                write_text(json, results, strlen(results), 0644) != 0 ||
-                gb_write(book, &row) != 0) {
-                fprintf(stderr, "grade: cannot write the gradebook or feedback in '%s'\n",
-                        opt->out);
-                status = 3;
+                left[i]++;
             }
-            free(report);
-            free(results);
-            failed += strcmp(row.verdict, "PASS") != 0;
-            wrote = 1;
-            finished++;
-            if (progress) {
-                double spent = rn_now_s() - start, each = spent / (double)finished;
-                fprintf(progress, "[%zu/%zu] %s, lab %s: %s %d/%d (%.1f s", finished, todo,
-                        st->name, spec->id, row.verdict, row.score, row.max_score, row.seconds);
-                if (finished < todo) {
-                    fprintf(progress, "; about ");
-                    say_time(progress, each * (double)(todo - finished));
-                    fprintf(progress, " left");
-                }
-                fprintf(progress, ")\n");
-                fflush(progress);
-            }
-            oc_free(&o);
-        }
-        if (wrote || !opt->resume) {
-            write_feedback(opt, st, file);
-            write_results(opt, file);
-        }
-    }
-    for (size_t r = 0; rows && r < nrows; ++r) { /* after an error: what still compiles */
-        if (rows[r].pid > 0)
-            kill(rows[r].pid, SIGKILL);
-        wait_ahead(&rows[r]);
-    }
+    batch_run run = {.cfg = cfg,
+                     .opt = opt,
+                     .b = &b,
+                     .book = book,
+                     .progress = progress,
+                     .rows = rows,
+                     .left = left,
+                     .todo = todo,
+                     .start = rn_now_s()};
+    if (!rows || !left)
+        run.status = 3;
+    else if (opt->slots > 1 && nrows > 1)
+        side_by_side(&run, nrows);
+    else
+        in_turn(&run, nrows);
+    /* Students with nothing left to grade get their files anew unless the batch goes on. */
+    for (size_t i = 0; left && i < b.n && !opt->resume && run.status < 2; ++i)
+        if (!student_has_rows(rows, nrows, i))
+            student_done(&run, i);
     free(rows);
+    free(left);
+    size_t finished = run.finished, failed = run.failed;
+    double start = run.start;
+    int status = run.status;
     fclose(book);
     gb_done_free(&done);
     in_free(&b);

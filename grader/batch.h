@@ -1,9 +1,9 @@
 /*
  * batch.h - grading a folder of submissions (grade --submissions DIR): intake.c reads them,
- * each student's labs are graded one after another with gr_grade_lab (every submission in
- * children of its own, so a crash, hang or hostile file costs that submission only), and
- * gradebook.c writes a row as each is done. Beside the gradebook, one Markdown feedback file
- * per student holds the text report of each of its labs.
+ * each student's labs are graded with gr_grade_lab, one after another or several side by side
+ * (every submission in children of its own, so a crash, hang or hostile file costs that
+ * submission only), and gradebook.c writes a row as each is done. Beside the gradebook, one
+ * Markdown feedback file per student holds the text report of each of its labs.
  *
  *     OUT/gradebook.csv          student, lab, verdict, points per part, score, engine, reason
  *     OUT/feedback/STUDENT.md    the text report of every lab of STUDENT
@@ -31,8 +31,12 @@ typedef struct bt_options {
     int keep;               /* keep each lab's work folder */
     unsigned shard, shards; /* shards > 0: only the submissions (sorted by name) whose index
                              * modulo shards is shard */
-    unsigned gpus; /* > 1 (and no shards): one worker per GPU, each a share of the batch with
-                    * CUDA_VISIBLE_DEVICES set to its GPU, into OUT/gpu-K/, joined into OUT */
+    /* > 1 (and no shards): one worker per GPU, each a share of the batch with
+     * CUDA_VISIBLE_DEVICES set to its GPU, into OUT/gpu-K/, joined into OUT */
+    unsigned gpus;
+    /* > 1: that many rows graded side by side on each GPU (pool.h), the measured sections
+     * alone on it; else one after another */
+    unsigned slots;
 } bt_options;
 
 /* Grades the batch; progress lines go to progress (NULL: none). Returns the grader's exit

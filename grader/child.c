@@ -12,21 +12,59 @@ static void record_path(const char *workdir, char *buf, size_t size)
     snprintf(buf, size, "%s/%s", workdir, WI_RESULT_FILE);
 }
 
-int ch_run(const char *worker, const ch_request *req, rn_result *r)
+static int run_once(const char *worker, const ch_request *req, const wi_args *args,
+                    const int *keep_fds, rn_result *r)
 {
     const char *argv[WI_MAX_ARGV];
     char seed[24];
-    wi_args_to_argv(worker, &req->args, seed, argv);
+    wi_args_to_argv(worker, args, seed, argv);
     rn_options ro = {.timeout_s = req->timeout_s,
                      .output_cap = 16 * 1024,
                      .env_add = req->env,
                      .sandbox = req->sandbox,
                      .max_data_bytes = req->max_data_bytes,
-                     .max_file_bytes = req->max_file_bytes};
+                     .max_file_bytes = req->max_file_bytes,
+                     .keep_fds = keep_fds};
     char path[4200];
-    record_path(req->args.workdir, path, sizeof path);
+    record_path(args->workdir, path, sizeof path);
     remove(path);
     return rn_run(argv, &ro, r);
+}
+
+/* The parent holds the lock as how while the child runs without it. */
+static int run_holding(const char *worker, const ch_request *req, int how, rn_result *r)
+{
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s %s (for it)", wi_mode_name(req->args.mode),
+             req->args.lab ? req->args.lab : "-");
+    gl_tag(tag);
+    if (gl_take(req->gpu, how, -1) != 0)
+        return -1;
+    wi_args args = req->args;
+    args.gpu_lock = NULL;
+    int rc = run_once(worker, req, &args, NULL, r);
+    gl_release(req->gpu);
+    return rc;
+}
+
+int ch_run(const char *worker, const ch_request *req, rn_result *r)
+{
+    gl_lock *gpu = req->gpu;
+    if (!gpu || gpu->lock_fd < 0)
+        return run_once(worker, req, &req->args, NULL, r);
+    if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS)
+        return run_holding(worker, req, GL_SHARED, r);
+    char fds[32];
+    gl_format(gpu, fds, sizeof fds);
+    wi_args args = req->args;
+    args.gpu_lock = fds;
+    int keep[] = {gpu->lock_fd, gpu->turn_fd, -1};
+    int rc = run_once(worker, req, &args, keep, r);
+    if (rc == 0 && r->status == RN_EXITED && r->exit_code == CL_EXIT_GPU_BUSY) {
+        rn_result_free(r);
+        rc = run_holding(worker, req, GL_EXCLUSIVE, r);
+    }
+    return rc;
 }
 
 int ch_read_result(const char *workdir, wi_result *res, char *why, size_t why_size)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "gpulock.h"
 #include "runner.h"
 #include "wire.h"
 
@@ -23,10 +24,16 @@ typedef struct ch_request {
     const struct sb_policy *sandbox; /* confines it (sandbox.h); NULL: unconfined */
     size_t max_data_bytes;           /* its RLIMIT_DATA; 0: none */
     size_t max_file_bytes;           /* its RLIMIT_FSIZE; 0: none */
+    /* The GPU lock of labs graded side by side (this process's own, gpulock.h); NULL: none. */
+    gl_lock *gpu;
 } ch_request;
 
 /* Removes any old record from the work folder, runs worker with req and fills *r (free with
- * rn_result_free). Returns 0 when *r says what happened, -1 when it could not be started. */
+ * rn_result_free). Returns 0 when *r says what happened, -1 when it could not be started.
+ * With a GPU lock: the recording (the student's host code, never handed the lock) runs while
+ * this process holds it shared; a replay is handed it, to share the GPU and to have it alone
+ * while it measures, and is run once more with the GPU held alone for it when it could not
+ * get the lock in time (CL_EXIT_GPU_BUSY). */
 int ch_run(const char *worker, const ch_request *req, rn_result *r);
 
 /* Reads the record the child left in workdir into *res. Returns 0, or -1 with why (no record,

@@ -689,7 +689,8 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                       .env = env,
                       .sandbox = cfg->confine_recording ? &policy : NULL,
                       .max_data_bytes = RECORD_MAX_DATA_BYTES,
-                      .max_file_bytes = RECORD_MAX_FILE_BYTES};
+                      .max_file_bytes = RECORD_MAX_FILE_BYTES,
+                      .gpu = cfg->gpu};
     rn_result r;
     if (make_dir(f->rec) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
@@ -783,7 +784,8 @@ static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, con
                                .record = record,
                                .workdir = f->replay[dir],
                                .seed = cfg->seed},
-                      .timeout_s = timeout_s};
+                      .timeout_s = timeout_s,
+                      .gpu = cfg->gpu};
     return req;
 }
 

@@ -41,6 +41,9 @@ typedef struct gr_config {
     /* This grading run, in words that no other run shares (its work folder): a kernel compiled
      * ahead in the same run is reported as compiled, not as compiled before. */
     const char *run_id;
+    /* The GPU lock of labs graded side by side, this process's own (gpulock.h); NULL: the GPU
+     * is this grading's alone. */
+    struct gl_lock *gpu;
 } gr_config;
 
 /* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev

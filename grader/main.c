@@ -32,6 +32,7 @@
 #include "grade.h"
 #include "lab.h"
 #include "model.h"
+#include "pool.h"
 #include "report.h"
 #include "sandbox.h"
 #include "runner.h"
@@ -96,7 +97,9 @@ typedef struct session {
     char cache[PATH_MAX + 32]; /* the compiled kernels (gr_config.compile_cache) */
     const lab_spec **labs;     /* the labs named, or every lab */
     size_t nlabs;
-    char base[32]; /* the work folder, removed at the end unless --keep */
+    char base[32];  /* the work folder, removed at the end unless --keep */
+    unsigned slots; /* labs graded at once (pool_slots, once the GPU is known); 0 or 1: one */
+    gl_lock gpu;    /* their GPU lock, made with the first side-by-side grading */
 } session;
 
 static int cmd_list(session *s)
@@ -297,6 +300,8 @@ static int gpu_ready(session *s, di_info *dev)
     else if (gpu > 0)
         no_gpu(why);
     s->cfg.confine_recording = confined;
+    if (gpu == 0)
+        s->slots = pool_slots(dev);
     if (gpu == 0 && !confined && sb_abi() > 0)
         fprintf(stderr, "grade: warning: the GPU does not start inside the recording's sandbox "
                         "on this machine, so the student's host code runs unconfined (see "
@@ -435,9 +440,9 @@ static pid_t compile_ahead(const session *s, size_t i)
     return gr_compile_ahead(&s->cfg, s->labs[i], dir, kernel, NULL, 0);
 }
 
-/* Grades every lab chosen into outcomes, the next labs' compiles running on the other cores
- * while one is measured; with print, each lab's text report as it is done. */
-static void grade_labs(session *s, oc_outcome *outcomes, int print)
+/* Grades every lab chosen into outcomes one after another, the next labs' compiles running on
+ * the other cores while one is measured; with print, each lab's text report as it is done. */
+static void grade_in_turn(session *s, oc_outcome *outcomes, int print)
 {
     pid_t *ahead = calloc(s->nlabs, sizeof *ahead);
     if (!ahead)
@@ -459,6 +464,85 @@ static void grade_labs(session *s, oc_outcome *outcomes, int print)
             explain(&outcomes[i]);
     }
     free(ahead);
+}
+
+typedef struct side_by_side {
+    session *s;
+    oc_outcome *outcomes;
+    char *ended;  /* which labs came back */
+    size_t shown; /* the labs before it are printed */
+    int print;
+} side_by_side;
+
+static void outcome_path(const session *s, size_t i, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/outcome-%zu.bin", s->base, i);
+}
+
+/* In a process of its own: lab i, its outcome into a file. */
+static int grade_one_lab(void *ctx, size_t i, gl_lock *gpu)
+{
+    side_by_side *b = ctx;
+    session *s = b->s;
+    gr_config cfg = s->cfg;
+    cfg.gpu = gpu;
+    char dir[PATH_MAX], path[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/lab%s", s->base, s->labs[i]->id);
+    for (size_t j = 0; j < i; ++j)
+        if (s->labs[j] == s->labs[i]) /* a lab named twice: two folders */
+            snprintf(dir, sizeof dir, "%s/lab%s-%zu", s->base, s->labs[i]->id, i);
+    static oc_outcome o;
+    gr_grade_lab(&cfg, s->labs[i], dir, &o);
+    outcome_path(s, i, path, sizeof path);
+    return pool_save_outcome(path, &o) == 0 ? 0 : CL_EXIT_IO;
+}
+
+/* Here, as lab i ends: its outcome read back, and the reports of the labs done in order. */
+static void lab_ended(void *ctx, size_t i, int status)
+{
+    side_by_side *b = ctx;
+    session *s = b->s;
+    char path[PATH_MAX];
+    outcome_path(s, i, path, sizeof path);
+    oc_outcome *o = &b->outcomes[i];
+    if (status != 0 || pool_load_outcome(path, o) != 0) {
+        memset(o, 0, sizeof *o);
+        o->spec = s->labs[i];
+        snprintf(o->run_problem, sizeof o->run_problem,
+                 "the grader's process for this lab ended before it was done (exit %d): a fault "
+                 "of the grader, not of the kernel; grade the lab again alone",
+                 status);
+        gr_decide(o);
+    }
+    remove(path);
+    b->ended[i] = 1;
+    for (; b->shown < s->nlabs && b->ended[b->shown]; b->shown++) {
+        if (b->print) {
+            rp_text_lab(s->out, &b->outcomes[b->shown]);
+            fflush(s->out);
+        }
+        if (s->opt->explain)
+            explain(&b->outcomes[b->shown]);
+    }
+}
+
+/* Grades every lab chosen into outcomes, several side by side where the machine has room
+ * (pool.h: each in a process of its own, the measured sections alone on the GPU), else one
+ * after another; with print, each lab's text report as soon as it and those before it are
+ * done. */
+static void grade_labs(session *s, oc_outcome *outcomes, int print)
+{
+    if (s->slots < 2 || s->nlabs < 2) {
+        grade_in_turn(s, outcomes, print);
+        return;
+    }
+    if (s->gpu.lock_fd < 0 && gl_create(s->base, &s->gpu) != 0)
+        die(CL_EXIT_ENV, "cannot make the GPU lock in '%s'", s->base);
+    side_by_side b = {.s = s, .outcomes = outcomes, .print = print, .ended = calloc(s->nlabs, 1)};
+    if (!b.ended)
+        die(CL_EXIT_ENV, "%s", "out of memory");
+    pool_run(s->nlabs, s->slots, &s->gpu, grade_one_lab, lab_ended, &b);
+    free(b.ended);
 }
 
 static int cmd_grade(session *s)
@@ -563,7 +647,8 @@ static int cmd_batch(session *s)
                      .keep = opt->keep,
                      .shard = opt->shard,
                      .shards = opt->shards,
-                     .gpus = dev.count > 0 ? (unsigned)dev.count : 1};
+                     .gpus = dev.count > 0 ? (unsigned)dev.count : 1,
+                     .slots = s->slots};
     return bt_run(&s->cfg, &bo, opt->quiet ? NULL : stderr);
 #else
     (void)s;
@@ -679,7 +764,7 @@ int main(int argc, char **argv)
     /* Whatever a child leaves running comes back to us, to be stopped (runner.h). */
     rn_adopt_orphans();
     load_course(&opt);
-    session s = {.opt = &opt, .out = stdout};
+    session s = {.opt = &opt, .out = stdout, .gpu = GL_NONE};
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; ++i)
         if (actions[i].action == opt.action)
             return actions[i].children ? run_with_children(&s, actions[i].run) : actions[i].run(&s);

@@ -248,6 +248,9 @@ static _Noreturn void run_child(const char *const argv[], const rn_options *opt,
      * ours already have the flag. Best effort: an old kernel says ENOSYS. */
     close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 #endif
+    for (int i = 0; opt->keep_fds != NULL && opt->keep_fds[i] >= 0; i++)
+        if (fcntl(opt->keep_fds[i], F_SETFD, 0) != 0)
+            child_fail(report_fd, STAGE_SETUP, 0);
     execvp(argv[0], (char *const *)argv);
     child_fail(report_fd, STAGE_EXEC, 0);
 }

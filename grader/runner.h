@@ -29,6 +29,9 @@ typedef struct rn_options {
     /* Confines the child (sandbox.h) just before it runs argv[0], which the policy must let it
      * read; NULL: unconfined. */
     const struct sb_policy *sandbox;
+    /* Descriptors of the grader's that the child inherits (all others are closed at exec), -1
+     * ending the list; NULL: none. */
+    const int *keep_fds;
 } rn_options;
 
 typedef enum rn_status {

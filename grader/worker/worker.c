@@ -31,6 +31,7 @@
 #include "cuda_check.h"
 #include "devinfo.h"
 #include "timing.h"
+#include "gpulock.h"
 #include "wire.h"
 #include "worker.h"
 
@@ -46,6 +47,28 @@ static const struct {
 };
 
 /* ---- services for the labs (worker.h) ---- */
+
+/* The GPU lock this replay was handed (gpulock.h), its own open file; GL_NONE when the GPU is
+ * this process's alone. */
+static gl_lock gpu = {-1, -1, 0};
+
+/* At exit: the lock is given up with the process anyway; this notes it in the timeline. */
+static void release_gpu(void)
+{
+    gl_release(&gpu);
+}
+
+/* Takes the GPU lock as how, or ends the process with CL_EXIT_GPU_BUSY when it was not free in
+ * time (nothing is measured then: the grader runs this replay again with the GPU to itself). */
+static void use_gpu(int how)
+{
+    int rc = gl_take(&gpu, how, WI_GPU_WAIT_S);
+    if (rc == 0)
+        return;
+    fprintf(stderr, "the GPU lock was %s\n", rc > 0 ? "not free in time" : "unusable");
+    fflush(NULL);
+    _exit(CL_EXIT_GPU_BUSY);
+}
 
 void *wk_symbol(const wk_job *job, const char *name)
 {
@@ -489,7 +512,7 @@ static cudaError_t fresh_start(void *ctx)
  * code. */
 static void time_all(const wk_job *job, const wk_lab *lab, void *state, const work *w, wi_timing *t)
 {
-    double useful = lab->useful_bytes(state);
+    double useful = lab->timed_bytes ? lab->timed_bytes(state) : lab->useful_bytes(state);
     tm_options opt = timing_options(job);
     /* A speed gate times work on every stream: the student's and the baseline alike. */
     opt.sync_device = lab->baseline != NULL;
@@ -564,7 +587,9 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
     write_result(job, res);
     if (!job->no_timing) {
         res->has_timing = 1;
+        use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is timed */
         time_all(job, lab, state, &w, &res->timing);
+        use_gpu(GL_SHARED);
         if (lab->reset) {
             lab->reset(state);
             if (w.reload)
@@ -605,7 +630,9 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     void *state = open_lab(job, lab);
     work w = open_work(job, lab, state);
     res->has_counters = 1;
+    use_gpu(GL_EXCLUSIVE); /* the counters count the GPU's traffic: this kernel's alone */
     ct_profile(w.run, w.ctx, job->shared_counters ? CT_SHARED : CT_GLOBAL, &res->counters);
+    use_gpu(GL_SHARED);
     write_result(job, res);
     if (res->counters.status == WI_ENGINE_OK) {
         /* The profiler replays each kernel and restores memory between passes: what is left is
@@ -706,6 +733,21 @@ int main(int argc, char **argv)
                   .no_timing = a.no_timing};
     static wi_result res;
     res.mode = a.mode;
+    if (a.gpu_lock) {
+        gl_lock inherited;
+        if (gl_parse(a.gpu_lock, &inherited) != 0)
+            return usage("--gpu-lock is not FD:FD");
+        if (gl_open(&inherited, &gpu) != 0) {
+            fprintf(stderr, "cannot open the GPU lock %s\n", a.gpu_lock);
+            return CL_EXIT_GPU_BUSY;
+        }
+        gl_close(&inherited);
+        char tag[64];
+        snprintf(tag, sizeof tag, "%s %s", wi_mode_name(a.mode), a.lab ? a.lab : "-");
+        gl_tag(tag);
+        atexit(release_gpu);
+        use_gpu(GL_SHARED);
+    }
     int derr = query_device(&job, &res);
     job.dev = res.device.info;
     if (a.mode == WI_PROBE)

@@ -118,6 +118,10 @@ typedef struct wk_lab {
     int (*save)(void *state, const wk_job *job);
     /* Bytes the task must move at the least: each input read once, each output written once. */
     double (*useful_bytes)(const void *state);
+    /* Optional: the bytes the timed work must move at the least, where that is more than
+     * useful_bytes (lab 06: its conversions, which may be copies no engine sees, so the
+     * engines' figures leave them out); the bandwidth is these over the time. NULL: useful. */
+    double (*timed_bytes)(const void *state);
     void (*close)(void *state);
     /* Optional: the lab's explore run (grader-owned kernels); prints a table, writes CSV. */
     int (*explore)(const wk_job *job);

@@ -17,15 +17,26 @@
 // A block stages TILE whole frames in shared memory: it reads them as one contiguous run
 // (consecutive threads, consecutive words), then writes each channel's TILE samples as
 // another contiguous run. The stride moves into shared memory, where it costs little.
+// The run is TILE * channels words, so each thread reads word threadIdx.x + k * TILE for
+// k < channels; the loop runs to MAX_CHANNELS, a constant, so the compiler unrolls it and the
+// thread's loads are all in flight before the first store to shared memory (a loop of
+// channels steps would wait for each load in turn, and the memory would sit idle).
 __global__ void deinterleave_staged(const float *in, float *out, int channels, size_t n)
 {
     __shared__ float tile[TILE * MAX_CHANNELS];
     size_t first = (size_t)blockIdx.x * TILE;
-    size_t frames = n - first < TILE ? n - first : TILE;
-    size_t words = frames * channels;
+    int frames = n - first < TILE ? (int)(n - first) : TILE;
+    int words = frames * channels;
     const float *src = in + first * channels;
-    for (size_t i = threadIdx.x; i < words; i += blockDim.x)
-        tile[i] = src[i];
+    float v[MAX_CHANNELS];
+#pragma unroll
+    for (int k = 0; k < MAX_CHANNELS; ++k)
+        if (k < channels && threadIdx.x + k * TILE < words)
+            v[k] = src[threadIdx.x + k * TILE];
+#pragma unroll
+    for (int k = 0; k < MAX_CHANNELS; ++k)
+        if (k < channels && threadIdx.x + k * TILE < words)
+            tile[threadIdx.x + k * TILE] = v[k];
     __syncthreads();
     if (threadIdx.x < frames)
         for (int c = 0; c < channels; ++c)

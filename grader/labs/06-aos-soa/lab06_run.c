@@ -86,6 +86,13 @@ static double lab06_useful_bytes(const void *state)
     return (double)LAB06_STEPS * s->n * (6 + 4) * sizeof(float);
 }
 
+static double lab06_timed_bytes(const void *state)
+{
+    const lab06_state *s = state;
+    /* The steps' bytes, and each conversion's: every structure read once and written once. */
+    return lab06_useful_bytes(state) + 2.0 * 2.0 * s->n * sizeof(lab06_particle);
+}
+
 static void lab06_close(void *state)
 {
     lab06_state *s = state;
@@ -102,6 +109,7 @@ const wk_lab wk_lab06 = {
     .launch = lab06_launch,
     .save = lab06_save,
     .useful_bytes = lab06_useful_bytes,
+    .timed_bytes = lab06_timed_bytes,
     .close = lab06_close,
     .device_copies = 1,
     .explore = lab06_explore,

@@ -1,0 +1,175 @@
+/*
+ * gpulock.c - the GPU lock of labs graded side by side (gpulock.h): flock(2) on two unlinked
+ * files, polled with a short sleep where a wait has a limit.
+ */
+#define _GNU_SOURCE
+#include "gpulock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static char tag[64] = "?";
+static double taken_at;
+
+void gl_tag(const char *what)
+{
+    snprintf(tag, sizeof tag, "%s", what);
+}
+
+/* One line of the timeline, where GRADE_LOCK_LOG names its file (one write, appended). */
+static void note(int how, const char *event, double seconds)
+{
+    const char *path = getenv("GRADE_LOCK_LOG");
+    if (!path || !*path)
+        return;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    dprintf(fd, "%.6f %d %s %s %s %.6f\n", now_s(), (int)getpid(),
+            how == GL_EXCLUSIVE ? "EX" : "SH", event, tag, seconds);
+    close(fd);
+}
+
+static int open_unlinked(const char *dir, const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s-XXXXXX", dir, name);
+    int fd = mkostemp(path, O_CLOEXEC);
+    if (fd >= 0)
+        unlink(path);
+    return fd;
+}
+
+int gl_create(const char *dir, gl_lock *l)
+{
+    *l = GL_NONE;
+    int lock = open_unlinked(dir, ".gpu-lock"),
+        turn = lock >= 0 ? open_unlinked(dir, ".gpu-turn") : -1;
+    if (turn < 0) {
+        int e = errno;
+        if (lock >= 0)
+            close(lock);
+        errno = e;
+        return -1;
+    }
+    *l = (gl_lock){lock, turn, 0};
+    return 0;
+}
+
+static int reopen(int fd)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int gl_open(const gl_lock *from, gl_lock *own)
+{
+    *own = GL_NONE;
+    if (from->lock_fd < 0)
+        return 0;
+    int lock = reopen(from->lock_fd), turn = lock >= 0 ? reopen(from->turn_fd) : -1;
+    if (turn < 0) {
+        int e = errno;
+        if (lock >= 0)
+            close(lock);
+        errno = e;
+        return -1;
+    }
+    *own = (gl_lock){lock, turn, 0};
+    return 0;
+}
+
+/* flock(fd, op), waiting until deadline (< 0: none): 0, 1 when the time ran out, -1 on error. */
+static int take_one(int fd, int op, double deadline)
+{
+    if (deadline < 0) {
+        while (flock(fd, op) != 0)
+            if (errno != EINTR)
+                return -1;
+        return 0;
+    }
+    for (;;) {
+        if (flock(fd, op | LOCK_NB) == 0)
+            return 0;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return -1;
+        if (now_s() >= deadline)
+            return 1;
+        struct timespec pause = {0, 1000000}; /* 1 ms */
+        nanosleep(&pause, NULL);
+    }
+}
+
+int gl_take(gl_lock *l, int how, double wait_s)
+{
+    if (l->lock_fd < 0)
+        return 0;
+    if (l->held == how)
+        return 0;
+    gl_release(l);
+    double began = now_s(), deadline = wait_s < 0 ? -1 : began + wait_s;
+    /* Through the turnstile: whoever waits in it for the lock keeps the later comers out. */
+    int rc = take_one(l->turn_fd, LOCK_EX, deadline);
+    if (rc != 0)
+        return rc;
+    rc = take_one(l->lock_fd, how == GL_EXCLUSIVE ? LOCK_EX : LOCK_SH, deadline);
+    int e = errno;
+    flock(l->turn_fd, LOCK_UN);
+    errno = e;
+    if (rc == 0) {
+        l->held = how;
+        taken_at = now_s();
+        note(how, "taken", taken_at - began);
+    }
+    return rc;
+}
+
+void gl_release(gl_lock *l)
+{
+    if (l->lock_fd >= 0 && l->held) {
+        flock(l->lock_fd, LOCK_UN);
+        note(l->held, "released", now_s() - taken_at);
+    }
+    l->held = 0;
+}
+
+void gl_close(gl_lock *l)
+{
+    if (l->lock_fd >= 0)
+        close(l->lock_fd);
+    if (l->turn_fd >= 0)
+        close(l->turn_fd);
+    *l = GL_NONE;
+}
+
+void gl_format(const gl_lock *l, char *buf, unsigned long size)
+{
+    snprintf(buf, size, "%d:%d", l->lock_fd, l->turn_fd);
+}
+
+int gl_parse(const char *text, gl_lock *l)
+{
+    char *end;
+    long a = strtol(text, &end, 10), b;
+    if (end == text || *end != ':' || a < 0 || a > 1 << 20)
+        return -1;
+    const char *second = end + 1;
+    b = strtol(second, &end, 10);
+    if (end == second || *end || b < 0 || b > 1 << 20)
+        return -1;
+    *l = (gl_lock){(int)a, (int)b, 0};
+    return 0;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# A class's worth of grading time (issue 12): N submissions (default 20) of all seven labs, each
+# lab's file taken in turn from its reference solution, its stub and its alternative and mutant
+# submissions (tests/submissions/; lab 01's hostile cases left out: they time out by design),
+# graded with `grade --submissions` as an instructor would, the GPU lock's timeline kept.
+# Prints the wall time, the time per seven-lab submission, 300 submissions at that rate, the
+# verdicts, and where the GPU's time went (tests/gpu/lock_timeline.py). A measurement, not a
+# test: it asserts nothing but that every row was graded.
+#     tests/gpu/class_speed.sh BUILD_DIR [N]
+set -u
+build=$1 n=${2:-20}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+subs=$work/subs
+mkdir -p "$subs"
+for lab in $("$build/grade" --list | cut -d' ' -f1); do
+    id=${lab%%-*}
+    cases="solution stub"
+    for f in "$src/tests/submissions/$lab"/*.cu "$src/tests/submissions/$lab"/*.patch; do
+        [ -f "$f" ] || continue
+        name=$(basename "${f%.*}")
+        case $id in 01) case $name in alt_* | index_bug | pairs | swapped) ;; *) continue ;; esac ;; esac
+        cases="$cases $f"
+    done
+    set -- $cases
+    count=$#
+    i=0
+    while [ $i -lt "$n" ]; do
+        k=$((i % count + 1))
+        eval "c=\${$k}"
+        d=$subs/$(printf 's%02d' "$i")
+        mkdir -p "$d"
+        case $c in
+        solution) cp "$src/solutions/$lab/kernel.cu" "$d/$lab.cu" ;;
+        stub) cp "$src/labs/$lab/kernel.cu" "$d/$lab.cu" ;;
+        *) sh "$src/tests/submissions/apply.sh" "$c" "$d/$lab.cu" ;;
+        esac
+        i=$((i + 1))
+    done
+done
+echo "$n submissions of $(ls "$subs/s00" | wc -l) labs each"
+start=$(date +%s.%N)
+GRADE_LOCK_LOG=$work/lock.log "$build/grade" --submissions "$subs" --output "$work/out" -q
+end=$(date +%s.%N)
+rows=$("$build/csv-get" "$work/out/gradebook.csv" --rows)
+awk -v a="$start" -v b="$end" -v n="$n" -v r="$rows" 'BEGIN {
+    w = b - a; printf "%d rows in %.1f s: %.2f s a row, %.2f s a seven-lab submission; 300 submissions: %.0f min\n", r, w, w / r, w / n, 300 * w / n / 60 }'
+"$build/csv-get" "$work/out/gradebook.csv" --keys | awk '{ print $3 }' | sort | uniq -c
+python3 "$src/tests/gpu/lock_timeline.py" "$work/lock.log"
+[ "$rows" -eq $((n * 7)) ]

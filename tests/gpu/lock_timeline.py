@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Where side-by-side grading waits: reads the GPU lock's timeline (GRADE_LOCK_LOG, gpulock.h)
+and prints, for the whole run, how long the GPU was held alone (the measured sections), shared,
+or by nobody, and for each kind of holder ("run 01", "record 03 (for it)") its waits and holds.
+    GRADE_LOCK_LOG=/tmp/lock.log build/grade --solution; tests/gpu/lock_timeline.py /tmp/lock.log
+A measurement, not a test."""
+import sys
+from collections import defaultdict
+
+
+def main(path):
+    events = []
+    for line in open(path):
+        parts = line.split()
+        if len(parts) < 6:
+            continue
+        t, pid, how, event = float(parts[0]), parts[1], parts[2], parts[3]
+        tag, seconds = " ".join(parts[4:-1]), float(parts[-1])
+        events.append((t, pid, how, event, tag, seconds))
+    if not events:
+        print("no events")
+        return 1
+    events.sort()
+    start, end = events[0][0], events[-1][0]
+    # Intervals: each taken to the next release of the same pid.
+    open_at, intervals = {}, []
+    waits, holds, counts = defaultdict(float), defaultdict(float), defaultdict(int)
+    for t, pid, how, event, tag, seconds in events:
+        kind = tag.split(" ")[0] + (" (for it)" if "(for it)" in tag else "")
+        if event == "taken":
+            open_at[pid] = (t, how, kind)
+            waits[(kind, how)] += seconds
+            counts[(kind, how)] += 1
+        elif event == "released" and pid in open_at:
+            t0, h, k = open_at.pop(pid)
+            intervals.append((t0, t, h))
+            holds[(k, h)] += t - t0
+    # Sweep: at each moment, alone (EX), shared (SH) or free.
+    edges = sorted([(a, 1, h) for a, b, h in intervals] + [(b, -1, h) for a, b, h in intervals])
+    ex = sh = 0
+    last = start
+    alone = shared = free = 0.0
+    for t, d, h in edges:
+        span = t - last
+        if ex:
+            alone += span
+        elif sh:
+            shared += span
+        else:
+            free += span
+        last = t
+        if h == "EX":
+            ex += d
+        else:
+            sh += d
+    free += end - last
+    total = end - start
+    print(f"timeline {total:.2f} s: the GPU held alone {alone:.2f} s ({100 * alone / total:.0f}%), "
+          f"shared {shared:.2f} s ({100 * shared / total:.0f}%), by nobody {free:.2f} s "
+          f"({100 * free / total:.0f}%)")
+    print(f"{'holder':<22} {'lock':<4} {'times':>5} {'waited s':>9} {'held s':>8}")
+    for (kind, how) in sorted(counts):
+        print(f"{kind:<22} {how:<4} {counts[(kind, how)]:>5} {waits[(kind, how)]:>9.2f} "
+              f"{holds[(kind, how)]:>8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
