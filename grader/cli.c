@@ -152,6 +152,10 @@ static const char *const group_intro[] = {
 };
 static const char help_tail[] =
     "\n"
+    "Several labs (and --submissions rows) are graded side by side, one for every two cores\n"
+    "and 8 GiB of GPU memory, up to 8; their timing and counters still have the GPU to\n"
+    "themselves. GRADE_JOBS=N sets how many (1: one after another).\n"
+    "\n"
     "Exit status: 0 every graded lab passed, 1 some failed, 2 usage error,\n"
     "3 environment problem (no GPU, no nvcc, or coalescing could not be measured).\n";
 

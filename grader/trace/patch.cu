@@ -12,18 +12,6 @@
 #include "trace_analysis.h"
 #include "tracer_shared.h"
 
-// Sampling that does not alias with periodic patterns (every 2nd block, ...), keyed afresh for
-// every launch, so that a kernel cannot know which of its warps are watched.
-__device__ __forceinline__ uint32_t mix(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 extern "C" __device__ __noinline__ SanitizerPatchResult cl_on_global(void *userdata, uint64_t pc,
                                                                      void *ptr, uint32_t size,
                                                                      uint32_t flags,
@@ -39,7 +27,7 @@ extern "C" __device__ __noinline__ SanitizerPatchResult cl_on_global(void *userd
     uint32_t block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     uint32_t warps_per_block = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
     uint32_t warp = block * warps_per_block + tid / 32;
-    if (t->sample > 1 && mix(warp ^ t->key) % t->sample != 0)
+    if (t->sample > 1 && tr_mix(warp ^ t->key) % t->sample != 0)
         return SANITIZER_PATCH_SUCCESS;
 
     uint32_t mask = __activemask();

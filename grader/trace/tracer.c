@@ -46,7 +46,8 @@ typedef struct function_trace {
     uint64_t dropped;
     unsigned launches;
     uint32_t sample;    /* one warp in sample was traced (the last launch's) */
-    double estimated;   /* requests of all launches: attempted records times each sample */
+    double estimated;   /* requests of all launches: attempted records times each weight */
+    double weight;      /* the current launch's warps over the warps its key samples */
     uint64_t oob_reads; /* load lanes that read a watched buffer's guard bytes */
     uint64_t oob_pc;    /* the first of them, from the start of the function */
 } function_trace;
@@ -252,6 +253,19 @@ static void launch_begin(const Sanitizer_LaunchData *l)
                      (((uint64_t)l->blockDim_x * l->blockDim_y * l->blockDim_z + 31) / 32);
     uint32_t sample = warps < 4096 && tr.sample <= DEFAULT_SAMPLE ? 1 : tr.sample;
     tr_tracker h = {0, tr.max_records, sample, random_key(), tr.d_records};
+    /* The hash picks about one warp in sample, rarely exactly: count them, so that each launch
+     * is weighed by what was traced of it, not by the nominal rate. Kernels whose requests
+     * differ, mixed in one total, otherwise move with the count: lab 03's reference solution
+     * (6008-warp sums of 4-sector requests beside 192000 warps of 16-sector ones) then lands
+     * about 1% from the counters, one standard deviation, against the engines' 2% bar, and once
+     * failed it on the H200. */
+    uint64_t picked = warps;
+    if (sample > 1) {
+        picked = 0;
+        for (uint64_t w = 0; w < warps; ++w)
+            picked += tr_mix((uint32_t)w ^ h.key) % sample == 0;
+    }
+    f->weight = picked ? (double)warps / (double)picked : (double)sample;
     SAN(sanitizerMemcpyHostToDeviceAsync(tr.d_tracker, &h, sizeof h, l->hStream));
     SAN(sanitizerSetCallbackData(l->function, tr.d_tracker));
     f->sample = h.sample;
@@ -270,7 +284,7 @@ static void launch_end(const Sanitizer_LaunchData *l)
     SAN(sanitizerMemcpyDeviceToHost(&h, tr.d_tracker, sizeof h, l->hStream));
     uint32_t n = h.next < h.max ? h.next : h.max;
     f->dropped += h.next - n;
-    f->estimated += (double)h.next * h.sample;
+    f->estimated += (double)h.next * f->weight;
     f->launches++;
     if (f->n + n > f->cap) {
         size_t cap = f->cap ? f->cap : 1024;

@@ -9,6 +9,26 @@
 
 #include "trace_analysis.h"
 
+#ifdef __CUDACC__
+#define TR_BOTH __host__ __device__ __forceinline__
+#else
+#define TR_BOTH static inline
+#endif
+
+/* Which warps a launch traces: warp w (its index in the grid) when tr_mix(w ^ key) % sample is
+ * 0. A hash, so that the choice does not alias with periodic patterns (every 2nd block, the
+ * same warp of every block); the host counts the warps a key picks (tracer.c), so that each
+ * launch's records stand for exactly the warps they sample, however many the hash picked. */
+TR_BOTH uint32_t tr_mix(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
 typedef struct tr_tracker {
     uint32_t next;   /* records asked for so far; more than max means some were dropped */
     uint32_t max;    /* capacity of records */

@@ -6,9 +6,11 @@
 # Prints the wall time, the time per seven-lab submission, 300 submissions at that rate, the
 # verdicts, and where the GPU's time went (tests/gpu/lock_timeline.py). A measurement, not a
 # test: it asserts nothing but that every row was graded.
-#     tests/gpu/class_speed.sh BUILD_DIR [N]
+#     tests/gpu/class_speed.sh BUILD_DIR [N] [LIMIT_S]
+# Past LIMIT_S seconds (default 900) the batch is stopped and the rows done so far are
+# reported, with the rate and the timeline as far as it went.
 set -u
-build=$1 n=${2:-20}
+build=$1 n=${2:-20} limit=${3:-900}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
 work=$(mktemp -d)
@@ -42,11 +44,19 @@ for lab in $("$build/grade" --list | cut -d' ' -f1); do
 done
 echo "$n submissions of $(ls "$subs/s00" | wc -l) labs each"
 start=$(date +%s.%N)
-GRADE_LOCK_LOG=$work/lock.log "$build/grade" --submissions "$subs" --output "$work/out" -q
+GRADE_LOCK_LOG=$work/lock.log timeout "$limit" "$build/grade" --submissions "$subs" --output "$work/out" -q
+status=$?
 end=$(date +%s.%N)
-rows=$("$build/csv-get" "$work/out/gradebook.csv" --rows)
-awk -v a="$start" -v b="$end" -v n="$n" -v r="$rows" 'BEGIN {
-    w = b - a; printf "%d rows in %.1f s: %.2f s a row, %.2f s a seven-lab submission; 300 submissions: %.0f min\n", r, w, w / r, w / n, 300 * w / n / 60 }'
-"$build/csv-get" "$work/out/gradebook.csv" --keys | awk '{ print $3 }' | sort | uniq -c
+[ $status -eq 124 ] && echo "stopped after $limit s"
+rows=$("$build/csv-get" "$work/out/gradebook.csv" --rows 2>/dev/null || echo 0)
+awk -v a="$start" -v b="$end" -v r="$rows" 'BEGIN {
+    w = b - a; if (r == 0) { printf "no row in %.1f s\n", w; exit }
+    printf "%d rows in %.1f s: %.2f s a row, %.2f s a seven-lab submission; 300 submissions: %.0f min\n", r, w, w / r, 7 * w / r, 300 * 7 * w / r / 60 }'
+"$build/csv-get" "$work/out/gradebook.csv" --keys > "$work/keys.txt" 2>/dev/null
+awk '{ print $3 }' "$work/keys.txt" | sort | uniq -c
+echo "the slowest rows (seconds, wall, as each waited for the GPU too):"
+while read -r student lab verdict score; do
+    echo "$("$build/csv-get" "$work/out/gradebook.csv" "$student" "$lab" seconds) $student $lab $verdict"
+done < "$work/keys.txt" | sort -rn | head -8
 python3 "$src/tests/gpu/lock_timeline.py" "$work/lock.log"
 [ "$rows" -eq $((n * 7)) ]
