@@ -52,11 +52,9 @@ static int open_unlinked(const char *dir, const char *name)
     return fd;
 }
 
-int gl_create(const char *dir, gl_lock *l)
+/* *l from two descriptors, both opened (0) or neither kept (-1, errno that of the failure). */
+static int pair(int lock, int turn, gl_lock *l)
 {
-    *l = GL_NONE;
-    int lock = open_unlinked(dir, ".gpu-lock"),
-        turn = lock >= 0 ? open_unlinked(dir, ".gpu-turn") : -1;
     if (turn < 0) {
         int e = errno;
         if (lock >= 0)
@@ -66,6 +64,13 @@ int gl_create(const char *dir, gl_lock *l)
     }
     *l = (gl_lock){lock, turn, 0};
     return 0;
+}
+
+int gl_create(const char *dir, gl_lock *l)
+{
+    *l = GL_NONE;
+    int lock = open_unlinked(dir, ".gpu-lock");
+    return pair(lock, lock >= 0 ? open_unlinked(dir, ".gpu-turn") : -1, l);
 }
 
 static int reopen(int fd)
@@ -80,16 +85,8 @@ int gl_open(const gl_lock *from, gl_lock *own)
     *own = GL_NONE;
     if (from->lock_fd < 0)
         return 0;
-    int lock = reopen(from->lock_fd), turn = lock >= 0 ? reopen(from->turn_fd) : -1;
-    if (turn < 0) {
-        int e = errno;
-        if (lock >= 0)
-            close(lock);
-        errno = e;
-        return -1;
-    }
-    *own = (gl_lock){lock, turn, 0};
-    return 0;
+    int lock = reopen(from->lock_fd);
+    return pair(lock, lock >= 0 ? reopen(from->turn_fd) : -1, own);
 }
 
 /* flock(fd, op), waiting until deadline (< 0: none): 0, 1 when the time ran out, -1 on error. */
