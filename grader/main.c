@@ -506,13 +506,29 @@ static void lab_ended(void *ctx, size_t i, int status)
     outcome_path(s, i, path, sizeof path);
     oc_outcome *o = &b->outcomes[i];
     if (status != 0 || pool_load_outcome(path, o) != 0) {
+        /* Not the kernel's doing: NOT GRADED, never a verdict against it. */
         memset(o, 0, sizeof *o);
         o->spec = s->labs[i];
-        snprintf(o->run_problem, sizeof o->run_problem,
-                 "the grader's process for this lab ended before it was done (exit %d): a fault "
-                 "of the grader, not of the kernel; grade the lab again alone",
-                 status);
+        if (s->cfg.kernel)
+            snprintf(o->kernel_path, sizeof o->kernel_path, "%s", s->cfg.kernel);
+        else
+            gr_default_kernel(&s->cfg, s->labs[i], o->kernel_path, sizeof o->kernel_path);
         gr_decide(o);
+        o->stage = OC_STAGE_UNMEASURED;
+        o->verdict = OC_NOT_GRADED;
+        o->score = 0;
+        o->hint[0] = '\0';
+        char how[64];
+        if (status < 0)
+            snprintf(how, sizeof how, "it was killed");
+        else if (status > 0)
+            snprintf(how, sizeof how, "it exited %d", status);
+        else
+            snprintf(how, sizeof how, "it left no outcome");
+        snprintf(o->reason, sizeof o->reason,
+                 "the grader's process for this lab ended before it was done (%s): a fault of the "
+                 "grader, not of the kernel; grade the lab again, alone (GRADE_JOBS=1)",
+                 how);
     }
     remove(path);
     b->ended[i] = 1;

@@ -1,15 +1,17 @@
 #!/bin/bash
-# The GPU check in two halves that each fit one 10-minute call of a development session's GPU
+# The GPU check in parts that each fit one 10-minute call of a development session's GPU
 # machine (tests/gpu/run-all.sh is the whole check in one command, about twice that):
 #     tests/gpu/session.sh A [BUILD_DIR]   build; every GPU test but the batch; doctor; the
 #                                          explore runs of labs 01, 04 and 05
 #     tests/gpu/session.sh B [BUILD_DIR]   build; the batch (its resume and its Slurm array);
 #                                          the bench; concurrency.sh; the time breakdown
+#     tests/gpu/session.sh C [BUILD_DIR]   build; kernels_alone.sh; a class of seven-lab
+#                                          submissions (class_speed.sh, its lock timeline)
 # Each step gets what is left of SESSION_BUDGET seconds (default 570) and is cut off at it; the
 # logs go to $OUT/session-A.tar.gz (or B) as one file, and a summary table is printed last.
 set -u
 half=${1:?A or B} build=${2:-build-gpu}
-case $half in A | B) ;; *) echo "session.sh: the half is A or B, not '$half'" >&2; exit 2 ;; esac
+case $half in A | B | C) ;; *) echo "session.sh: the part is A, B or C, not '$half'" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/../.."
 start=$(date +%s) budget=${SESSION_BUDGET:-570}
 logs=$(mktemp -d) keep=${OUT:-/tmp}
@@ -43,6 +45,10 @@ B)
     step breakdown sh tests/gpu/time_breakdown.sh "$build"
     grep -E "rows graded|wall time|the array|FAIL|passed, " "$logs/batch.txt" | sed 's/^[0-9]*: //' >> "$logs/summary.txt"
     grep -v '^\[' "$logs/bench.txt" 2>/dev/null | head -20 >> "$logs/summary.txt" ;;
+C)
+    step kernels sh tests/gpu/kernels_alone.sh
+    step class sh tests/gpu/class_speed.sh "$build" 20 $(($(left) - 20))
+    cat "$logs/kernels.txt" "$logs/class.txt" >> "$logs/summary.txt" ;;
 esac
 tar -czf "$keep/session-$half.tar.gz" -C "$logs" .
 echo "=== session $half on $(cat "$logs/gpu.txt"), $(($(date +%s) - start)) s; logs in $keep/session-$half.tar.gz"

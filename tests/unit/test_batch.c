@@ -59,7 +59,8 @@ static int teardown(void **state)
     return system(cmd);
 }
 
-static int run_gpus(const char *out, int resume, unsigned shard, unsigned shards, unsigned gpus)
+static int run_on(const char *out, int resume, unsigned shard, unsigned shards, unsigned gpus,
+                  unsigned slots)
 {
     gr_config cfg = {.root = CL_SOURCE_DIR,
                      .worker = "/bin/false",
@@ -83,8 +84,14 @@ static int run_gpus(const char *out, int resume, unsigned shard, unsigned shards
                     .workdir = work,
                     .shard = shard,
                     .shards = shards,
-                    .gpus = gpus};
+                    .gpus = gpus,
+                    .slots = slots};
     return bt_run(&cfg, &o, NULL);
+}
+
+static int run_gpus(const char *out, int resume, unsigned shard, unsigned shards, unsigned gpus)
+{
+    return run_on(out, resume, shard, shards, gpus, 1);
 }
 
 static int run(const char *out, int resume, unsigned shard, unsigned shards)
@@ -189,12 +196,32 @@ static void test_a_worker_per_gpu(void **state)
     assert_int_equal(rows("two"), 5);
 }
 
+/* Rows side by side (pool.h), three at once: the same rows, files and resume as one after
+ * another. */
+static void test_rows_side_by_side(void **state)
+{
+    (void)state;
+    assert_int_equal(run_on("side", 0, 0, 0, 1, 3), 1);
+    assert_int_equal(rows("side"), 5);
+    assert_row("side", "ann", "FAIL", "did not run");
+    assert_row("side", "bob", "FAIL", "did not run");
+    assert_row("side", "cyd", "FAIL", "does not compile");
+    assert_row("side", "dee", "MISSING", "no kernel file for lab 01");
+    assert_row("side", "eve", "REFUSED", "a link, never followed");
+    assert_int_equal(files_in("side", "feedback"), 5);
+    assert_int_equal(files_in("side", "results"), 5);
+    assert_int_equal(run_on("side", 0, 0, 0, 1, 3), 2); /* exists: needs --resume */
+    assert_int_equal(run_on("side", 1, 0, 0, 1, 3), 0); /* resumed: nothing left to grade */
+    assert_int_equal(rows("side"), 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_batch_without_a_gpu),
         cmocka_unit_test(test_shards_and_resume),
         cmocka_unit_test(test_a_worker_per_gpu),
+        cmocka_unit_test(test_rows_side_by_side),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
