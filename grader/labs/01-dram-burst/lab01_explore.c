@@ -3,7 +3,8 @@
  * contiguous bytes each group of lanes reads in one warp request, 4 B to 512 B, with the
  * coalescing model's prediction beside each measurement. Prints a table; writes
  * WORKDIR/explore.csv. Then, by the counters, how many bytes the DRAM reads for each sector a
- * sparse read touches at each L2 fetch granularity (printed only).
+ * sparse read touches at each L2 fetch granularity, and the bandwidth of a whole read in chunks
+ * taken in order or shuffled (both printed only).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 
 cudaError_t lab01_read_runs(const void *base, size_t requests, unsigned elem_bytes,
                             unsigned run_bytes, size_t run_spacing, float *sink);
+cudaError_t lab01_read_chunks(const void *base, size_t bytes, unsigned chunk_bytes, int shuffled,
+                              float *sink);
 
 typedef struct point {
     unsigned run_bytes, elem_bytes;
@@ -84,6 +87,41 @@ static void fetch_granularity(char *base, float *sink, size_t footprint)
     CL_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, standard));
 }
 
+typedef struct chunks_ctx {
+    const void *base;
+    size_t bytes;
+    unsigned chunk_bytes;
+    int shuffled;
+    float *sink;
+} chunks_ctx;
+
+static cudaError_t chunks_work(void *ctx)
+{
+    chunks_ctx *c = ctx;
+    return lab01_read_chunks(c->base, c->bytes, c->chunk_bytes, c->shuffled, c->sink);
+}
+
+/* DRAM rows: the whole footprint read once, every sector whole, in chunks taken in address order
+ * or in a shuffled order. The bytes and sectors are the same in every row; what changes is how
+ * many bytes in a row the DRAM delivers from one place before the next access lands elsewhere
+ * (one of its rows, a "page", opened for each). */
+static void dram_rows(char *base, float *sink, size_t footprint, const tm_options *opt, double sol)
+{
+    static const unsigned chunk[] = {128, 256, 512, 1024, 2048, 4096, 8192, 65536};
+    printf("\nThe whole 1 GiB read once in chunks, in order and shuffled (same bytes, same "
+           "sectors):\n");
+    printf("%-12s %-9s %-10s %-12s %s\n", "chunk bytes", "order", "time ms", "GB/s", "% of copy");
+    for (size_t i = 0; i < sizeof chunk / sizeof chunk[0]; ++i)
+        for (int shuffled = 0; shuffled < 2; ++shuffled) {
+            chunks_ctx cc = {base, footprint, chunk[i], shuffled, sink};
+            tm_result t;
+            CL_CUDA_CHECK(tm_measure(chunks_work, &cc, opt, &t));
+            double bw = (double)footprint / (t.median_ms * 1e-3);
+            printf("%-12u %-9s %-10.3f %-12.0f %.1f\n", chunk[i],
+                   shuffled ? "shuffled" : "in order", t.median_ms, bw / 1e9, 100 * bw / sol);
+        }
+}
+
 int lab01_explore(const wk_job *job)
 {
     /* Runs start 256 bytes apart (512 and 1024 for the widest), so no two runs share a sector
@@ -139,6 +177,7 @@ int lab01_explore(const wk_job *job)
     }
     fclose(csv);
     fetch_granularity(base, sink, footprint);
+    dram_rows(base, sink, footprint, &opt, sol);
     cudaFree(base);
     cudaFree(sink);
     return 0;
