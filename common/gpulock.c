@@ -52,13 +52,31 @@ static int open_unlinked(const char *dir, const char *name)
     return fd;
 }
 
+/* A descriptor moved to 512 or above: a process closes its files in the order of their numbers
+ * when it ends, so the lock's are given up after the GPU driver's (opened later, lower), and never
+ * sit on 0 to 2 where a child's standard streams go. */
+static int lift(int fd)
+{
+    if (fd < 0)
+        return fd;
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, 512);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return high;
+}
+
 /* *l from two descriptors, both opened (0) or neither kept (-1, errno that of the failure). */
 static int pair(int lock, int turn, gl_lock *l)
 {
-    if (turn < 0) {
+    lock = lift(lock);
+    turn = lift(turn);
+    if (lock < 0 || turn < 0) {
         int e = errno;
         if (lock >= 0)
             close(lock);
+        if (turn >= 0)
+            close(turn);
         errno = e;
         return -1;
     }
@@ -70,7 +88,16 @@ int gl_create(const char *dir, gl_lock *l)
 {
     *l = GL_NONE;
     int lock = open_unlinked(dir, ".gpu-lock");
-    return pair(lock, lock >= 0 ? open_unlinked(dir, ".gpu-turn") : -1, l);
+    if (pair(lock, lock >= 0 ? open_unlinked(dir, ".gpu-turn") : -1, l) != 0)
+        return -1;
+    /* Some file systems take no flock (NFS without it, ENOLCK): no lock, then, not a broken one. */
+    if (flock(l->lock_fd, LOCK_EX | LOCK_NB) != 0 || flock(l->lock_fd, LOCK_UN) != 0) {
+        int e = errno;
+        gl_close(l);
+        errno = e;
+        return -1;
+    }
+    return 0;
 }
 
 static int reopen(int fd)
@@ -85,8 +112,10 @@ int gl_open(const gl_lock *from, gl_lock *own)
     *own = GL_NONE;
     if (from->lock_fd < 0)
         return 0;
-    int lock = reopen(from->lock_fd);
-    return pair(lock, lock >= 0 ? reopen(from->turn_fd) : -1, own);
+    int lock = reopen(from->lock_fd), turn = reopen(from->turn_fd);
+    if (lock < 0 && turn >= 0)
+        close(turn);
+    return pair(lock, lock >= 0 ? turn : -1, own);
 }
 
 /* flock(fd, op), waiting until deadline (< 0: none): 0, 1 when the time ran out, -1 on error. */

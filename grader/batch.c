@@ -351,6 +351,9 @@ static int run_on_gpus(const gr_config *cfg, const bt_options *opt, FILE *progre
             snprintf(work, sizeof work, "%s/gpu-%u", opt->workdir, k);
             bt_options mine = *opt;
             mine.gpus = 1;
+            /* each GPU's worker gets its share of the cores */
+            unsigned share = pool_cores() / (2 * n);
+            mine.slots = share < 1 ? 1 : share < opt->slots ? share : opt->slots;
             mine.shard = k;
             mine.shards = n;
             mine.out = out;
@@ -536,8 +539,9 @@ static int grade_row_apart(void *ctx, size_t r, gl_lock *gpu)
     return pool_save_outcome(path, &o) == 0 ? 0 : CL_EXIT_IO;
 }
 
-/* Here, as row r ends: its row from the outcome it left. */
-static void row_ended(void *ctx, size_t r, int status)
+/* Here, as row r ends: its row from the outcome it left. Nonzero once the gradebook or feedback
+ * cannot be written: no more rows are started then. */
+static int row_ended(void *ctx, size_t r, int status)
 {
     batch_run *run = ctx;
     const pending *p = &run->rows[r];
@@ -565,6 +569,7 @@ static void row_ended(void *ctx, size_t r, int status)
     row.seconds = o.total_s;
     row_written(run, p, &row, report, results);
     oc_free(&o);
+    return run->status >= 2;
 }
 
 /* opt->slots rows at once, each in a process of its own (pool.h), sharing the GPU through a
@@ -572,8 +577,7 @@ static void row_ended(void *ctx, size_t r, int status)
 static void side_by_side(batch_run *run, size_t nrows)
 {
     if (gl_create(run->opt->workdir, &run->gpu) != 0) {
-        fprintf(stderr, "grade: cannot make the GPU lock in '%s'\n", run->opt->workdir);
-        run->status = 3;
+        in_turn(run, nrows); /* no lock here (a file system without flock) */
         return;
     }
     pool_run(nrows, run->opt->slots, &run->gpu, grade_row_apart, row_ended, run);

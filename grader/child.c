@@ -31,20 +31,26 @@ static int run_once(const char *worker, const ch_request *req, const wi_args *ar
     return rn_run(argv, &ro, r);
 }
 
-/* The parent holds the lock as how while the child runs without it. */
+/* The parent holds the lock as how while the child runs without it (where the lock cannot be
+ * taken, an error of the lock's own, the child runs all the same: unprotected, not lost). */
 static int run_holding(const char *worker, const ch_request *req, int how, rn_result *r)
 {
     char tag[64];
     snprintf(tag, sizeof tag, "%s %s (for it)", wi_mode_name(req->args.mode),
              req->args.lab ? req->args.lab : "-");
     gl_tag(tag);
-    if (gl_take(req->gpu, how, -1) != 0)
-        return -1;
+    int held = gl_take(req->gpu, how, -1) == 0;
     wi_args args = req->args;
     args.gpu_lock = NULL;
     int rc = run_once(worker, req, &args, NULL, r);
-    gl_release(req->gpu);
+    if (held)
+        gl_release(req->gpu);
     return rc;
+}
+
+static int clean(const rn_result *r)
+{
+    return r->status == RN_EXITED && r->exit_code == 0;
 }
 
 int ch_run(const char *worker, const ch_request *req, rn_result *r)
@@ -52,15 +58,21 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
     gl_lock *gpu = req->gpu;
     if (!gpu || gpu->lock_fd < 0)
         return run_once(worker, req, &req->args, NULL, r);
-    if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS)
-        return run_holding(worker, req, GL_SHARED, r);
-    char fds[32];
-    gl_format(gpu, fds, sizeof fds);
-    wi_args args = req->args;
-    args.gpu_lock = fds;
-    int keep[] = {gpu->lock_fd, gpu->turn_fd, -1};
-    int rc = run_once(worker, req, &args, keep, r);
-    if (rc == 0 && r->status == RN_EXITED && r->exit_code == CL_EXIT_GPU_BUSY) {
+    int rc;
+    if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS) {
+        rc = run_holding(worker, req, GL_SHARED, r);
+    } else {
+        char fds[32];
+        gl_format(gpu, fds, sizeof fds);
+        wi_args args = req->args;
+        args.gpu_lock = fds;
+        int keep[] = {gpu->lock_fd, gpu->turn_fd, -1};
+        rc = run_once(worker, req, &args, keep, r);
+    }
+    /* Whatever went wrong beside other gradings (the lock not free in time, a timeout that its
+     * waits ate into, a CUDA error such as memory a neighbour held) is confirmed alone before it
+     * counts: the child runs again with the whole GPU and its whole time limit. */
+    if (rc == 0 && !clean(r)) {
         rn_result_free(r);
         rc = run_holding(worker, req, GL_EXCLUSIVE, r);
     }

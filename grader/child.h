@@ -32,8 +32,9 @@ typedef struct ch_request {
  * rn_result_free). Returns 0 when *r says what happened, -1 when it could not be started.
  * With a GPU lock: the recording (the student's host code, never handed the lock) runs while
  * this process holds it shared; a replay is handed it, to share the GPU and to have it alone
- * while it measures, and is run once more with the GPU held alone for it when it could not
- * get the lock in time (CL_EXIT_GPU_BUSY). */
+ * while it measures. A child of either kind that does not end cleanly (exit 0) is run once more
+ * with the GPU held alone for it: a failure counts only when it also happens alone (a lock not
+ * free in time, CL_EXIT_GPU_BUSY, and a timeout or a CUDA error caused by neighbours do not). */
 int ch_run(const char *worker, const ch_request *req, rn_result *r);
 
 /* Reads the record the child left in workdir into *res. Returns 0, or -1 with why (no record,

@@ -16,6 +16,14 @@
 
 #include "runner.h"
 
+unsigned pool_cores(void)
+{
+    cpu_set_t set; /* the cores this process may use (a Slurm task's, say), not the machine's */
+    long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                         : sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
 unsigned pool_slots(const di_info *dev)
 {
     const char *env = getenv("GRADE_JOBS");
@@ -25,9 +33,7 @@ unsigned pool_slots(const di_info *dev)
         if (!*end && v >= 1 && v <= 64)
             return (unsigned)v;
     }
-    cpu_set_t set; /* the cores this process may use (a Slurm task's, say), not the machine's */
-    long cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
-                                                             : sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = (long)pool_cores();
     size_t by_memory = dev->global_bytes / ((size_t)8 << 30);
     size_t n = cores > 1 ? (size_t)cores / 2 : 1;
     n = n < by_memory ? n : by_memory;
@@ -54,23 +60,26 @@ static pid_t start(size_t i, const gl_lock *lock, int (*job)(void *, size_t, gl_
 
 int pool_run(size_t n, unsigned slots, const gl_lock *lock,
              int (*job)(void *ctx, size_t i, gl_lock *gpu),
-             void (*done)(void *ctx, size_t i, int status), void *ctx)
+             int (*done)(void *ctx, size_t i, int status), void *ctx)
 {
     pid_t *pid = calloc(n ? n : 1, sizeof *pid);
     if (!pid)
         return -1;
     int rc = 0;
     size_t next = 0, running = 0, ended = 0;
+    int stop = 0;
     slots = slots ? slots : 1;
     while (ended < n) {
-        while (next < n && running < slots) {
+        if (stop && running == 0)
+            break; /* the rest is never started */
+        while (!stop && next < n && running < slots) {
             pid[next] = start(next, lock, job, ctx);
             if (pid[next] > 0) {
                 rn_spare(pid[next]);
                 running++;
             } else {
                 rc = -1;
-                done(ctx, next, -1);
+                stop |= done(ctx, next, -1);
                 ended++;
             }
             next++;
@@ -85,7 +94,7 @@ int pool_run(size_t n, unsigned slots, const gl_lock *lock,
             running--;
             ended++;
             any = 1;
-            done(ctx, i, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+            stop |= done(ctx, i, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
         }
         if (!any && ended < n) {
             struct timespec pause = {0, 2000000}; /* 2 ms */

@@ -22,14 +22,18 @@ extern "C" {
  * GRADE_JOBS, where set to a number from 1 to 64, wins. */
 unsigned pool_slots(const di_info *dev);
 
+/* The cores this process may use (its affinity: a Slurm task's share, say), at least 1. */
+unsigned pool_cores(void);
+
 /* Runs job(ctx, i, gpu) for i in [0, n), each in a child process of its own, at most slots at
  * once, in order of i; gpu is the child's own lock on the files of lock (GL_NONE when lock is
  * NULL). done(ctx, i, status) runs here as each ends, status its exit code (job's return
- * value), or -1 when it did not exit (a crash of the grader's own code). Returns 0, or -1 when
- * a child could not be started (done gets -1 for it). */
+ * value), or -1 when it did not exit (a crash of the grader's own code); once done returns
+ * nonzero, no job is started after it (those running are waited for). Returns 0, or -1 when a
+ * child could not be started (done gets -1 for it). */
 int pool_run(size_t n, unsigned slots, const gl_lock *lock,
              int (*job)(void *ctx, size_t i, gl_lock *gpu),
-             void (*done)(void *ctx, size_t i, int status), void *ctx);
+             int (*done)(void *ctx, size_t i, int status), void *ctx);
 
 /* Writes o, and the strings it owns, to path; 0, or -1. */
 int pool_save_outcome(const char *path, const oc_outcome *o);

@@ -589,7 +589,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
         res->has_timing = 1;
         use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is timed */
         time_all(job, lab, state, &w, &res->timing);
-        use_gpu(GL_SHARED);
+        gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
         if (lab->reset) {
             lab->reset(state);
             if (w.reload)
@@ -632,7 +632,7 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     res->has_counters = 1;
     use_gpu(GL_EXCLUSIVE); /* the counters count the GPU's traffic: this kernel's alone */
     ct_profile(w.run, w.ctx, job->shared_counters ? CT_SHARED : CT_GLOBAL, &res->counters);
-    use_gpu(GL_SHARED);
+    gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
     write_result(job, res);
     if (res->counters.status == WI_ENGINE_OK) {
         /* The profiler replays each kernel and restores memory between passes: what is left is
