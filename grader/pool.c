@@ -74,8 +74,16 @@ int pool_run(size_t n, unsigned slots, const gl_lock *lock,
             break; /* the rest is never started */
         while (!stop && next < n && running < slots) {
             pid[next] = start(next, lock, job, ctx);
-            if (pid[next] > 0) {
-                rn_spare(pid[next]);
+            if (pid[next] > 0 && rn_spare(pid[next]) != 0) {
+                /* Nothing spares it from the runner's clean-up of orphans (too many spared):
+                 * it is waited for here, before anything else runs. */
+                int st;
+                while (waitpid(pid[next], &st, 0) < 0 && errno == EINTR)
+                    ;
+                pid[next] = 0;
+                stop |= done(ctx, next, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+                ended++;
+            } else if (pid[next] > 0) {
                 running++;
             } else {
                 rc = -1;
