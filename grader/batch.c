@@ -480,6 +480,14 @@ static void row_written(batch_run *run, const pending *p, gb_row *row, char *rep
         student_done(run, p->student);
 }
 
+/* A row whose work folder cannot be written: NOT GRADED, and why. */
+static const char *unwritable(const batch_run *run, char *reason, size_t size)
+{
+    snprintf(reason, size, "the grader cannot write its work folder in '%.900s'",
+             run->opt->workdir);
+    return "NOT GRADED";
+}
+
 /* One row after another, the next rows' compiles running on the other cores meanwhile. */
 static void in_turn(batch_run *run, size_t nrows)
 {
@@ -499,9 +507,7 @@ static void in_turn(batch_run *run, size_t nrows)
         memset(&o, 0, sizeof o);
         const char *verdict = not_graded(run->opt, st, p->lab, reason, sizeof reason);
         if (!verdict && grade_file(run->cfg, run->opt, st, p->lab, run->serial++, &o) != 0) {
-            verdict = "NOT GRADED";
-            snprintf(reason, sizeof reason, "the grader cannot write its work folder in '%.900s'",
-                     run->opt->workdir);
+            verdict = unwritable(run, reason, sizeof reason);
         }
         fill_row(run->opt, p->lab, verdict, reason, &o, &row, &report, &results);
         row.seconds = rn_now_s() - t;
@@ -554,9 +560,7 @@ static int row_ended(void *ctx, size_t r, int status)
     row_outcome_path(run, r, path, sizeof path);
     const char *verdict = not_graded(run->opt, st, p->lab, reason, sizeof reason);
     if (!verdict && status == CL_EXIT_IO) {
-        verdict = "NOT GRADED";
-        snprintf(reason, sizeof reason, "the grader cannot write its work folder in '%.900s'",
-                 run->opt->workdir);
+        verdict = unwritable(run, reason, sizeof reason);
     } else if (!verdict && (status != 0 || pool_load_outcome(path, &o) != 0)) {
         verdict = "NOT GRADED";
         snprintf(reason, sizeof reason,

@@ -440,6 +440,17 @@ static pid_t compile_ahead(const session *s, size_t i)
     return gr_compile_ahead(&s->cfg, s->labs[i], dir, kernel, NULL, 0);
 }
 
+/* A lab's text report (with print) and its --explain figure, as it is done. */
+static void show_lab(session *s, const oc_outcome *o, int print)
+{
+    if (print) {
+        rp_text_lab(s->out, o);
+        fflush(s->out);
+    }
+    if (s->opt->explain)
+        explain(o);
+}
+
 /* Grades every lab chosen into outcomes one after another, the next labs' compiles running on
  * the other cores while one is measured; with print, each lab's text report as it is done. */
 static void grade_in_turn(session *s, oc_outcome *outcomes, int print)
@@ -456,12 +467,7 @@ static void grade_in_turn(session *s, oc_outcome *outcomes, int print)
         snprintf(dir, sizeof dir, "%s/lab%s", s->base, s->labs[i]->id);
         gr_remove_tree(dir); /* a lab graded again in this run starts afresh */
         gr_grade_lab(&s->cfg, s->labs[i], dir, &outcomes[i]);
-        if (print) {
-            rp_text_lab(s->out, &outcomes[i]);
-            fflush(s->out);
-        }
-        if (s->opt->explain)
-            explain(&outcomes[i]);
+        show_lab(s, &outcomes[i], print);
     }
     free(ahead);
 }
@@ -532,14 +538,8 @@ static int lab_ended(void *ctx, size_t i, int status)
     }
     remove(path);
     b->ended[i] = 1;
-    for (; b->shown < s->nlabs && b->ended[b->shown]; b->shown++) {
-        if (b->print) {
-            rp_text_lab(s->out, &b->outcomes[b->shown]);
-            fflush(s->out);
-        }
-        if (s->opt->explain)
-            explain(&b->outcomes[b->shown]);
-    }
+    for (; b->shown < s->nlabs && b->ended[b->shown]; b->shown++)
+        show_lab(s, &b->outcomes[b->shown], b->print);
     return 0;
 }
 

@@ -259,14 +259,14 @@ static void launch_begin(const Sanitizer_LaunchData *l)
      * (6008-warp sums of 4-sector requests beside 192000 warps of 16-sector ones) then lands
      * about 1% from the counters, one standard deviation, against the engines' 2% bar, and once
      * failed it on the H200. */
-    uint64_t picked = warps;
-    if (sample > 1 && warps <= (1u << 24)) { /* beyond 16 M warps, the nominal rate will do */
-        picked = 0;
+    f->weight = sample; /* beyond 16 M warps, the nominal rate will do */
+    if (sample > 1 && warps <= (1u << 24)) {
+        uint64_t picked = 0;
         for (uint64_t w = 0; w < warps; ++w)
             picked += tr_mix((uint32_t)w ^ h.key) % sample == 0;
+        if (picked)
+            f->weight = (double)warps / (double)picked;
     }
-    f->weight = sample > 1 && warps <= (1u << 24) && picked ? (double)warps / (double)picked
-                                                            : (double)sample;
     SAN(sanitizerMemcpyHostToDeviceAsync(tr.d_tracker, &h, sizeof h, l->hStream));
     SAN(sanitizerSetCallbackData(l->function, tr.d_tracker));
     f->sample = h.sample;

@@ -12,6 +12,15 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+// The SMs of the current device: both launchers size their grids by it.
+static cudaError_t sm_count(int *sms)
+{
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    return err == cudaSuccess ? cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device)
+                              : err;
+}
+
 template <typename T>
 __global__ void read_runs(const char *__restrict__ base, size_t requests, unsigned lanes_per_run,
                           size_t run_spacing, float *__restrict__ sink)
@@ -34,10 +43,8 @@ __global__ void read_runs(const char *__restrict__ base, size_t requests, unsign
 extern "C" cudaError_t lab01_read_runs(const void *base, size_t requests, unsigned elem_bytes,
                                        unsigned run_bytes, size_t run_spacing, float *sink)
 {
-    int device = 0, sms = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    cudaError_t err = sm_count(&sms);
     if (err != cudaSuccess)
         return err;
     unsigned lanes = run_bytes / elem_bytes;
@@ -100,10 +107,8 @@ __global__ void read_chunks(const float4 *__restrict__ base, size_t chunks, unsi
 extern "C" cudaError_t lab01_read_chunks(const void *base, size_t bytes, unsigned chunk_bytes,
                                          int shuffled, float *sink)
 {
-    int device = 0, sms = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    cudaError_t err = sm_count(&sms);
     if (err != cudaSuccess)
         return err;
     size_t chunks = bytes / chunk_bytes;
