@@ -4,6 +4,7 @@
  * Build and test: gcc -std=c11 -Icommon tests/unit/test_compare.c common/compare.c
  *                 $(pkg-config --cflags --libs cmocka) -lm && ./a.out
  */
+#include "i18n.h"
 #include "compare.h"
 
 #include <math.h>
@@ -93,19 +94,19 @@ void cmp_describe(FILE *out, const char *name, const cmp_result *res, size_t col
 {
     if (res->mismatches == 0)
         return;
-    fprintf(out, "'%s': %zu of %zu elements differ (tolerance %g + %g x |want|)\n", name,
+    fprintf(out, _("'%s': %zu of %zu elements differ (tolerance %g + %g x |want|)\n"), name,
             res->mismatches, res->checked, tol.abs, tol.rel);
     for (size_t i = 0; i < res->shown; i++) {
         const cmp_mismatch *m = &res->first[i];
         if (cols > 1)
-            fprintf(out, "  %s[%zu][%zu]: got %g, want %g\n", name, m->row, m->col, (double)m->got,
-                    (double)m->want);
+            fprintf(out, _("  %s[%zu][%zu]: got %g, want %g\n"), name, m->row, m->col,
+                    (double)m->got, (double)m->want);
         else
-            fprintf(out, "  %s[%zu]: got %g, want %g\n", name, m->index, (double)m->got,
+            fprintf(out, _("  %s[%zu]: got %g, want %g\n"), name, m->index, (double)m->got,
                     (double)m->want);
     }
     if (res->mismatches > res->shown)
-        fprintf(out, "  ... and %zu more\n", res->mismatches - res->shown);
+        fprintf(out, _("  ... and %zu more\n"), res->mismatches - res->shown);
 }
 
 size_t cmp_count_bits(const float *x, size_t n, uint32_t bits)

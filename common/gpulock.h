@@ -53,6 +53,10 @@ void gl_close(gl_lock *l);
  * clock, pid, SH or EX, taken (with the seconds waited) or released (with the seconds held).
  * For finding where side-by-side grading waits (tests/gpu/lock_timeline.py). */
 void gl_tag(const char *what);
+/* A step of this process done: where GRADE_LOCK_LOG names the timeline's file, a line with the
+ * step's name and the seconds since the last step (the first call starts the clock), for
+ * tests/gpu/lock_timeline.py's table of where a child's time goes. Nothing otherwise. */
+void gl_phase(const char *name);
 
 /* "FD:FD", the descriptors for a child's command line, and its reverse; parse returns 0, or -1
  * when text is not two descriptor numbers. */

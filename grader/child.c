@@ -58,21 +58,27 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
     gl_lock *gpu = req->gpu;
     if (!gpu || gpu->lock_fd < 0)
         return run_once(worker, req, &req->args, NULL, r);
+    /* Beside other gradings the time limit also covers the waits: at most WI_GPU_WAIT_S at each
+     * of a replay's two limited takes of the lock, and a quarter more for a GPU shared with
+     * others. What still runs out of that time is not run again: a kernel that hangs costs its
+     * own slot the longer limit, never the whole GPU a second one. */
+    ch_request beside = *req;
+    beside.timeout_s = req->timeout_s * 1.25 + 2 * WI_GPU_WAIT_S;
     int rc;
     if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS) {
-        rc = run_holding(worker, req, GL_SHARED, r);
+        rc = run_holding(worker, &beside, GL_SHARED, r);
     } else {
         char fds[32];
         gl_format(gpu, fds, sizeof fds);
         wi_args args = req->args;
         args.gpu_lock = fds;
         int keep[] = {gpu->lock_fd, gpu->turn_fd, -1};
-        rc = run_once(worker, req, &args, keep, r);
+        rc = run_once(worker, &beside, &args, keep, r);
     }
-    /* Whatever went wrong beside other gradings (the lock not free in time, a timeout that its
-     * waits ate into, a CUDA error such as memory a neighbour held) is confirmed alone before it
-     * counts: the child runs again with the whole GPU and its whole time limit. */
-    if (rc == 0 && !clean(r)) {
+    /* Whatever else went wrong beside other gradings (the lock not free in time, a CUDA error
+     * such as memory a neighbour held) is confirmed alone before it counts: the child runs
+     * again with the whole GPU and its own time limit. */
+    if (rc == 0 && !clean(r) && r->status != RN_TIMED_OUT) {
         rn_result_free(r);
         rc = run_holding(worker, req, GL_EXCLUSIVE, r);
     }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
+
 typedef enum opt_kind {
     OPT_ACTION,  /* sets o->action to value */
     OPT_SET,     /* sets an int to value */
@@ -40,124 +42,128 @@ typedef struct cli_option {
 #define AT(field) offsetof(cli_options, field)
 
 static const cli_option options[] = {
-    {"--list", NULL, OPT_ACTION, 0, CLI_LIST, NULL, "list the labs and exit", GROUP_GRADE},
+    {"--list", NULL, OPT_ACTION, 0, CLI_LIST, NULL, N_("list the labs and exit"), GROUP_GRADE},
     {"--kernel", NULL, OPT_STRING, AT(kernel), 0, "FILE",
-     "grade FILE instead of labs/NN-name/kernel.cu (one lab only)", GROUP_GRADE},
+     N_("grade FILE instead of labs/NN-name/kernel.cu (one lab only)"), GROUP_GRADE},
     {"--solution", NULL, OPT_SET, AT(solution), 1, NULL,
-     "grade the reference solutions (instructor checkouts)", GROUP_GRADE},
+     N_("grade the reference solutions (instructor checkouts)"), GROUP_GRADE},
     {"--format", NULL, OPT_FORMAT, AT(format), 0, "FORMAT",
-     "report format: text (default), json (with a run manifest),\n"
-     "gradescope (results.json), junit (XML for CI),\n"
-     "classroom (GitHub Classroom's runner result)",
+     N_("report format: text (default), json (with a run manifest),\n"
+        "gradescope (results.json), junit (XML for CI),\n"
+        "classroom (GitHub Classroom's runner result)"),
      GROUP_GRADE},
     {"--output", NULL, OPT_STRING, AT(output), 0, "FILE",
-     "write the report to FILE instead of standard output", GROUP_GRADE},
+     N_("write the report to FILE instead of standard output"), GROUP_GRADE},
     {"--submissions", NULL, OPT_STRING, AT(submissions), 0, "DIR",
-     "grade every submission in DIR (a folder or .zip/.tar.gz per\n"
-     "student): OUT/gradebook.csv and OUT/feedback/STUDENT.md, where\n"
-     "OUT is --output (default: grades)",
+     N_("grade every submission in DIR (a folder or .zip/.tar.gz per\n"
+        "student): OUT/gradebook.csv and OUT/feedback/STUDENT.md, where\n"
+        "OUT is --output (default: grades)"),
      GROUP_GRADE},
     {"--shard", NULL, OPT_SHARD, AT(shard), 0, "K/N",
-     "with --submissions: only every Nth submission, from the Kth\n"
-     "(0-based; one array task's share, tools/slurm/)",
+     N_("with --submissions: only every Nth submission, from the Kth\n"
+        "(0-based; one array task's share, tools/slurm/)"),
      GROUP_GRADE},
     {"--resume", NULL, OPT_SET, AT(resume), 1, NULL,
-     "with --submissions: go on with OUT/gradebook.csv, grading\nonly what it has no row for",
+     N_("with --submissions: go on with OUT/gradebook.csv, grading\nonly what it has no row for"),
      GROUP_GRADE},
     {"--course", NULL, OPT_STRING, AT(course), 0, "FILE",
-     "grade the course's labs with its points, thresholds, visibility\n"
-     "and time limit (a YAML file; see grader/course.h)",
+     N_("grade the course's labs with its points, thresholds, visibility\n"
+        "and time limit (a YAML file; see grader/course.h)"),
      GROUP_GRADE},
     {"--print", NULL, OPT_SET, AT(print), 1, NULL,
-     "with --course: show the effective settings of each lab and exit", GROUP_GRADE},
+     N_("with --course: show the effective settings of each lab and exit"), GROUP_GRADE},
     {"--seed", NULL, OPT_SEED, AT(seed), 0, "N",
-     "seed of the random inputs (default: a new one each run)", GROUP_GRADE},
+     N_("seed of the random inputs (default: a new one each run)"), GROUP_GRADE},
     {"--timeout", NULL, OPT_SECONDS, AT(timeout_s), 0, "SECONDS",
-     "time limit of each run of a kernel (default: 60)", GROUP_GRADE},
+     N_("time limit of each run of a kernel (default: 60)"), GROUP_GRADE},
     {"--no-trace", NULL, OPT_SET, AT(trace), 0, NULL,
-     "do not trace the kernel's accesses (Compute Sanitizer)", GROUP_GRADE},
+     N_("do not trace the kernel's accesses (Compute Sanitizer)"), GROUP_GRADE},
     {"--no-counters", NULL, OPT_SET, AT(counters), 0, NULL,
-     "do not read the GPU's performance counters", GROUP_GRADE},
-    {"--no-timing", NULL, OPT_SET, AT(timing), 0, NULL, "do not time the kernel", GROUP_GRADE},
+     N_("do not read the GPU's performance counters"), GROUP_GRADE},
+    {"--no-timing", NULL, OPT_SET, AT(timing), 0, NULL, N_("do not time the kernel"), GROUP_GRADE},
     {"--explore", NULL, OPT_ACTION, 0, CLI_EXPLORE, NULL,
-     "run the lab's explore experiment instead of grading", GROUP_GRADE},
+     N_("run the lab's explore experiment instead of grading"), GROUP_GRADE},
     {"--bench", NULL, OPT_ACTION, 0, CLI_BENCH, NULL,
-     "grade every lab's stub and solution (instructor copies) and\n"
-     "print bandwidth against this GPU's ceiling and peak, the\n"
-     "engines' efficiencies and the grading time of each step",
+     N_("grade every lab's stub and solution (instructor copies) and\n"
+        "print bandwidth against this GPU's ceiling and peak, the\n"
+        "engines' efficiencies and the grading time of each step"),
      GROUP_GRADE},
     {"--csv", NULL, OPT_STRING, AT(csv), 0, "FILE",
-     "with --explore or --bench: where to write the table\n"
-     "(default: explore-NN.csv, bench.csv)",
+     N_("with --explore or --bench: where to write the table\n"
+        "(default: explore-NN.csv, bench.csv)"),
      GROUP_GRADE},
     {"--explain", NULL, OPT_SET, AT(explain), 1, NULL,
-     "also draw one sampled warp of the worst instruction\n"
-     "(explain-NN.dot, and .svg where Graphviz is installed)",
+     N_("also draw one sampled warp of the worst instruction\n"
+        "(explain-NN.dot, and .svg where Graphviz is installed)"),
      GROUP_GRADE},
     {"--doctor", NULL, OPT_ACTION, 0, CLI_DOCTOR, NULL,
-     "check the GPU, driver, CUDA, nvcc and counter permission", GROUP_GRADE},
+     N_("check the GPU, driver, CUDA, nvcc and counter permission"), GROUP_GRADE},
     {"--model", NULL, OPT_ACTION, 0, CLI_MODEL, NULL,
-     "describe one warp request with the options below", GROUP_MODEL},
+     N_("describe one warp request with the options below"), GROUP_MODEL},
     {"--size", NULL, OPT_SIZE, AT(model_size), 0, "B",
-     "bytes each lane reads or writes: 1, 2, 4, 8, 16 (default 4)", GROUP_MODEL},
+     N_("bytes each lane reads or writes: 1, 2, 4, 8, 16 (default 4)"), GROUP_MODEL},
     {"--stride", NULL, OPT_BYTES, AT(model_stride), 0, "B",
-     "bytes from one lane's address to the next (default: the size;\n0 is a broadcast)",
+     N_("bytes from one lane's address to the next (default: the size;\n0 is a broadcast)"),
      GROUP_MODEL},
     {"--offset", NULL, OPT_BYTES, AT(model_offset), 0, "B",
-     "where lane 0 starts, from a 128-byte boundary (default 0)", GROUP_MODEL},
+     N_("where lane 0 starts, from a 128-byte boundary (default 0)"), GROUP_MODEL},
     {"--active", NULL, OPT_MASK, AT(model_active), 0, "MASK",
-     "the lanes taking part, e.g. 0xffff (default: all 32)", GROUP_MODEL},
+     N_("the lanes taking part, e.g. 0xffff (default: all 32)"), GROUP_MODEL},
     {"--addresses", NULL, OPT_STRING, AT(model_addresses), 0, "A,B,..",
-     "the active lanes' byte addresses instead of a stride", GROUP_MODEL},
-    {"--figure", NULL, OPT_STRING, AT(figure), 0, "FILE.dot", "where to write the figure",
+     N_("the active lanes' byte addresses instead of a stride"), GROUP_MODEL},
+    {"--figure", NULL, OPT_STRING, AT(figure), 0, "FILE.dot", N_("where to write the figure"),
      GROUP_MODEL},
     {"--root", NULL, OPT_STRING, AT(root), 0, "DIR",
-     "the workbook's folder (default: where grade was built from)", GROUP_SETUP},
-    {"--arch", NULL, OPT_STRING, AT(arch), 0, "ARCH", "nvcc -arch for kernels (default: native)",
-     GROUP_SETUP},
+     N_("the workbook's folder (default: where grade was built from)"), GROUP_SETUP},
+    {"--arch", NULL, OPT_STRING, AT(arch), 0, "ARCH",
+     N_("nvcc -arch for kernels (default: native)"), GROUP_SETUP},
     {"--nvcc", NULL, OPT_STRING, AT(nvcc), 0, "PATH",
-     "the CUDA compiler (default: $NVCC, then the build's, then PATH)", GROUP_SETUP},
+     N_("the CUDA compiler (default: $NVCC, then the build's, then PATH)"), GROUP_SETUP},
     {"--no-cache", NULL, OPT_SET, AT(no_cache), 1, NULL,
-     "compile every kernel again (default: a kernel compiled before,\n"
-     "the same file, header, flags and nvcc, is taken from the\n"
-     "grade-cache/ folder beside grade)",
+     N_("compile every kernel again (default: a kernel compiled before,\n"
+        "the same file, header, flags and nvcc, is taken from the\n"
+        "grade-cache/ folder beside grade)"),
      GROUP_SETUP},
     {"--keep", NULL, OPT_SET, AT(keep), 1, NULL,
-     "keep the work folder (compiled kernel, outputs, result.json)", GROUP_SETUP},
-    {"--quiet", "-q", OPT_SET, AT(quiet), 1, NULL, "no progress lines on standard error",
+     N_("keep the work folder (compiled kernel, outputs, result.json)"), GROUP_SETUP},
+    {"--quiet", "-q", OPT_SET, AT(quiet), 1, NULL, N_("no progress lines on standard error"),
      GROUP_SETUP},
-    {"--help", "-h", OPT_ACTION, 0, CLI_HELP, NULL, "this text", GROUP_SETUP},
-    {"--version", NULL, OPT_ACTION, 0, CLI_VERSION, NULL, "the grader's version", GROUP_SETUP},
+    {"--lang", NULL, OPT_STRING, AT(lang), 0, "LANG",
+     N_("the language of the messages: en or zh (default: from\n"
+        "LANGUAGE, LC_ALL, LC_MESSAGES or LANG)"),
+     GROUP_SETUP},
+    {"--help", "-h", OPT_ACTION, 0, CLI_HELP, NULL, N_("this text"), GROUP_SETUP},
+    {"--version", NULL, OPT_ACTION, 0, CLI_VERSION, NULL, N_("the grader's version"), GROUP_SETUP},
 };
 #define NOPTIONS (sizeof options / sizeof options[0])
 
 /* What --help says before each group of options, and last. */
 static const char *const group_intro[] = {
-    [GROUP_GRADE] = "usage: grade [options] [LAB...]\n"
-                    "\n"
-                    "Grades the coalescing labs on this machine's GPU: compiles each lab's "
-                    "kernel.cu, runs it\n"
-                    "in a separate process, checks its output against a CPU reference, and "
-                    "measures how\n"
-                    "well its warps' global memory accesses coalesce.\n"
-                    "\n"
-                    "  LAB                 a lab number (01) or name (dram-burst); default: "
-                    "every lab\n",
-    [GROUP_MODEL] = "\n"
-                    "The coalescing model, no GPU needed: grade --model [options] prints what "
-                    "one warp\n"
-                    "request costs and draws it (model.dot, and .svg where Graphviz is "
-                    "installed):\n",
+    [GROUP_GRADE] = N_("usage: grade [options] [LAB...]\n"
+                       "\n"
+                       "Grades the coalescing labs on this machine's GPU: compiles each lab's "
+                       "kernel.cu, runs it\n"
+                       "in a separate process, checks its output against a CPU reference, and "
+                       "measures how\n"
+                       "well its warps' global memory accesses coalesce.\n"
+                       "\n"
+                       "  LAB                 a lab number (01) or name (dram-burst); default: "
+                       "every lab\n"),
+    [GROUP_MODEL] = N_("\n"
+                       "The coalescing model, no GPU needed: grade --model [options] prints what "
+                       "one warp\n"
+                       "request costs and draws it (model.dot, and .svg where Graphviz is "
+                       "installed):\n"),
     [GROUP_SETUP] = "\n",
 };
 static const char help_tail[] =
-    "\n"
-    "Several labs (and --submissions rows) are graded side by side, one for every two cores\n"
-    "and 8 GiB of GPU memory, up to 8; their timing and counters still have the GPU to\n"
-    "themselves. GRADE_JOBS=N sets how many (1: one after another).\n"
-    "\n"
-    "Exit status: 0 every graded lab passed, 1 some failed, 2 usage error,\n"
-    "3 environment problem (no GPU, no nvcc, or coalescing could not be measured).\n";
+    N_("\n"
+       "Several labs (and --submissions rows) are graded side by side, one for every two cores\n"
+       "and 8 GiB of GPU memory, up to 8; their timing and counters still have the GPU to\n"
+       "themselves. GRADE_JOBS=N sets how many (1: one after another).\n"
+       "\n"
+       "Exit status: 0 every graded lab passed, 1 some failed, 2 usage error,\n"
+       "3 environment problem (no GPU, no nvcc, or coalescing could not be measured).\n");
 
 const char *cli_help(void)
 {
@@ -166,7 +172,9 @@ const char *cli_help(void)
         return text;
     size_t used = 0;
     for (int g = GROUP_GRADE; g <= GROUP_SETUP; ++g) {
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s", group_intro[g]);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s",
+                                 *group_intro[g] == '\n' && !group_intro[g][1] ? group_intro[g]
+                                                                               : _(group_intro[g]));
         for (size_t i = 0; i < NOPTIONS && used < sizeof text; ++i) {
             const cli_option *op = &options[i];
             if ((int)op->group != g || (g == GROUP_MODEL && op->kind == OPT_ACTION))
@@ -174,7 +182,7 @@ const char *cli_help(void)
             char left[64];
             snprintf(left, sizeof left, "%s%s%s%s%s", op->alias ? op->alias : "",
                      op->alias ? ", " : "", op->name, op->arg ? " " : "", op->arg ? op->arg : "");
-            const char *h = op->help;
+            const char *h = _(op->help);
             for (int first = 1; *h || first; first = 0) {
                 size_t len = strcspn(h, "\n");
                 used += (size_t)snprintf(text + used, sizeof text - used, "  %-19s %.*s\n",
@@ -183,7 +191,7 @@ const char *cli_help(void)
             }
         }
     }
-    snprintf(text + used, sizeof text - used, "%s", help_tail);
+    snprintf(text + used, sizeof text - used, "%s", _(help_tail));
     return text;
 }
 
@@ -207,7 +215,7 @@ static int parse_number(const char *v, long long *x, char *err, size_t size)
     errno = 0;
     *x = strtoll(v, &end, 0);
     if (errno || end == v || *end)
-        return usage_error(err, size, "'%s' is not a number", v);
+        return usage_error(err, size, _("'%s' is not a number"), v);
     return 0;
 }
 
@@ -225,7 +233,7 @@ static int set_value(const cli_option *op, const char *v, cli_options *o, char *
         errno = 0;
         unsigned long long s = strtoull(v, &end, 0);
         if (errno || end == v || *end || !isdigit((unsigned char)*v))
-            return usage_error(err, size, "seed '%s' is not a non-negative integer", v);
+            return usage_error(err, size, _("seed '%s' is not a non-negative integer"), v);
         o->seed = s;
         o->seed_given = 1;
         return 0;
@@ -234,7 +242,7 @@ static int set_value(const cli_option *op, const char *v, cli_options *o, char *
         char *end = NULL;
         double t = strtod(v, &end);
         if (end == v || *end || !(t > 0 && t <= 86400))
-            return usage_error(err, size, "timeout '%s' is not a number of seconds", v);
+            return usage_error(err, size, _("timeout '%s' is not a number of seconds"), v);
         *(double *)field = t;
         return 0;
     }
@@ -245,14 +253,14 @@ static int set_value(const cli_option *op, const char *v, cli_options *o, char *
                 *(cli_format *)field = (cli_format)f;
                 return 0;
             }
-        return usage_error(err, size,
-                           "unknown format '%s' (text, json, gradescope, junit or classroom)", v);
+        return usage_error(
+            err, size, _("unknown format '%s' (text, json, gradescope, junit or classroom)"), v);
     }
     case OPT_SIZE:
         if (parse_number(v, &x, err, size))
             return 2;
         if (x != 1 && x != 2 && x != 4 && x != 8 && x != 16)
-            return usage_error(err, size, "size '%s' must be 1, 2, 4, 8 or 16", v);
+            return usage_error(err, size, _("size '%s' must be 1, 2, 4, 8 or 16"), v);
         *(unsigned *)field = (unsigned)x;
         return 0;
     case OPT_BYTES:
@@ -264,7 +272,7 @@ static int set_value(const cli_option *op, const char *v, cli_options *o, char *
         unsigned k, n;
         char end;
         if (sscanf(v, "%u/%u%c", &k, &n, &end) != 2 || n == 0 || k >= n || n > 100000)
-            return usage_error(err, size, "shard '%s' is not K/N with 0 <= K < N", v);
+            return usage_error(err, size, _("shard '%s' is not K/N with 0 <= K < N"), v);
         o->shard = k;
         o->shards = n;
         return 0;
@@ -273,7 +281,7 @@ static int set_value(const cli_option *op, const char *v, cli_options *o, char *
         if (parse_number(v, &x, err, size))
             return 2;
         if (x <= 0 || x > 0xffffffffLL)
-            return usage_error(err, size, "active mask '%s' needs a lane", v);
+            return usage_error(err, size, _("active mask '%s' needs a lane"), v);
         *(unsigned *)field = (unsigned)x;
         return 0;
     default:
@@ -287,34 +295,38 @@ static int check_combinations(const cli_options *o, char *err, size_t err_size)
     if (o->action == CLI_HELP || o->action == CLI_VERSION)
         return 0;
     if (o->action == CLI_MODEL && o->nlabs)
-        return usage_error(err, err_size, "%s", "--model takes no lab: it describes one request");
+        return usage_error(err, err_size, "%s",
+                           _("--model takes no lab: it describes one request"));
     if (o->kernel && o->nlabs != 1)
         return usage_error(err, err_size, "%s",
-                           "--kernel grades one lab: name it, e.g. 'grade --kernel my.cu 01'");
+                           _("--kernel grades one lab: name it, e.g. 'grade --kernel my.cu 01'"));
     if (o->kernel && o->solution)
-        return usage_error(err, err_size, "%s", "--kernel and --solution exclude each other");
+        return usage_error(err, err_size, "%s", _("--kernel and --solution exclude each other"));
     if (o->print && !o->course)
-        return usage_error(err, err_size, "%s", "--print shows a --course file's settings");
+        return usage_error(err, err_size, "%s", _("--print shows a --course file's settings"));
     if (o->shards && !o->submissions)
-        return usage_error(err, err_size, "%s", "--shard takes a share of a --submissions batch");
-    if (o->resume && !o->submissions)
-        return usage_error(err, err_size, "%s", "--resume goes on with a --submissions batch");
-    if (o->submissions && o->action != CLI_GRADE && o->action != CLI_BATCH)
-        return usage_error(err, err_size, "%s", "--submissions grades: it takes no other action");
-    if (o->submissions && (o->kernel || o->solution))
         return usage_error(err, err_size, "%s",
-                           "--submissions grades the students' files: no --kernel or --solution");
+                           _("--shard takes a share of a --submissions batch"));
+    if (o->resume && !o->submissions)
+        return usage_error(err, err_size, "%s", _("--resume goes on with a --submissions batch"));
+    if (o->submissions && o->action != CLI_GRADE && o->action != CLI_BATCH)
+        return usage_error(err, err_size, "%s",
+                           _("--submissions grades: it takes no other action"));
+    if (o->submissions && (o->kernel || o->solution))
+        return usage_error(
+            err, err_size, "%s",
+            _("--submissions grades the students' files: no --kernel or --solution"));
     if (o->submissions && o->format != CLI_TEXT)
         return usage_error(err, err_size, "%s",
-                           "--submissions writes a CSV gradebook and Markdown feedback: no "
-                           "--format");
+                           _("--submissions writes a CSV gradebook and Markdown feedback: no "
+                             "--format"));
     if (o->action == CLI_BENCH && (o->kernel || o->solution || o->format != CLI_TEXT))
         return usage_error(err, err_size, "%s",
-                           "--bench grades each lab's stub and solution and prints a table: no "
-                           "--kernel, --solution or --format");
+                           _("--bench grades each lab's stub and solution and prints a table: no "
+                             "--kernel, --solution or --format"));
     if (o->action == CLI_EXPLORE && o->nlabs != 1)
         return usage_error(err, err_size, "%s",
-                           "--explore runs one lab: name it, e.g. 'grade --explore 01'");
+                           _("--explore runs one lab: name it, e.g. 'grade --explore 01'"));
     return 0;
 }
 
@@ -331,12 +343,12 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
         const char *a = argv[i];
         const cli_option *op = option_named(a);
         if (!op && a[0] == '-' && a[1] != '\0')
-            return usage_error(err, err_size, "unknown option '%s' (see 'grade --help')", a);
+            return usage_error(err, err_size, _("unknown option '%s' (see 'grade --help')"), a);
         if (!op) {
             if (o->nlabs == CLI_MAX_LABS) {
                 char max[16];
                 snprintf(max, sizeof max, "%d", CLI_MAX_LABS);
-                return usage_error(err, err_size, "too many labs named (at most %s)", max);
+                return usage_error(err, err_size, _("too many labs named (at most %s)"), max);
             }
             o->labs[o->nlabs++] = a;
         } else if (op->kind == OPT_ACTION) {
@@ -344,7 +356,7 @@ int cli_parse(int argc, char **argv, cli_options *o, char *err, size_t err_size)
         } else if (op->kind == OPT_SET) {
             *(int *)((char *)o + op->offset) = op->value;
         } else if (i + 1 >= argc) {
-            return usage_error(err, err_size, "option '%s' needs a value", a);
+            return usage_error(err, err_size, _("option '%s' needs a value"), a);
         } else if (set_value(op, argv[++i], o, err, err_size)) {
             return 2;
         } else {

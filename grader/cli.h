@@ -55,6 +55,7 @@ typedef struct cli_options {
     unsigned model_active;       /* lane mask (--active) */
     const char *model_addresses; /* --addresses a,b,c,...: one per active lane, overrides */
     const char *figure;          /* --figure FILE.dot */
+    const char *lang;            /* --lang en|zh: the messages' language (i18n.h) */
 } cli_options;
 
 /* Parses argv into *o. Returns 0, or 2 with a one-line message in err (git's grammar) for a

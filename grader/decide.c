@@ -15,6 +15,7 @@
 
 #include "exit_codes.h"
 #include "hints.h"
+#include "i18n.h"
 #include "runner.h"
 
 const char *oc_engine_name(oc_engine e)
@@ -65,7 +66,7 @@ static double agreement(unsigned sample)
 static void compare_same_problem(oc_outcome *o)
 {
     double tolerance = agreement(o->trace_sample);
-    const char *names[2] = {"loads", "stores"};
+    const char *names[2] = {_("loads"), _("stores")};
     const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
     const oc_traffic *c[2] = {&o->load, &o->store};
     size_t used = 0;
@@ -75,7 +76,7 @@ static void compare_same_problem(oc_outcome *o)
         double ts = (double)t[i]->sectors / t[i]->requests, cs = c[i]->sectors / c[i]->requests;
         if (fabs(ts - cs) > tolerance * (ts > cs ? ts : cs) && used < sizeof o->disagreement)
             used += (size_t)snprintf(o->disagreement + used, sizeof o->disagreement - used,
-                                     "%s%s: trace %.2f, counters %.2f sectors/request",
+                                     _("%s%s: trace %.2f, counters %.2f sectors/request"),
                                      used ? "; " : "", names[i], ts, cs);
     }
 }
@@ -93,7 +94,7 @@ static void compare_same_problem(oc_outcome *o)
 #define OTHER_PROBLEM_RATIO 1.5
 static void compare_other_problem(oc_outcome *o)
 {
-    const char *names[2] = {"loads", "stores"};
+    const char *names[2] = {_("loads"), _("stores")};
     const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
     const oc_traffic *c[2] = {&o->load, &o->store};
     double need[2] = {o->spec->min_load_eff, o->spec->min_store_eff};
@@ -105,8 +106,8 @@ static void compare_other_problem(oc_outcome *o)
         double ratio = o->spec->trace_ratio > 0 ? o->spec->trace_ratio : OTHER_PROBLEM_RATIO;
         if (cs > ratio * ts && used < sizeof o->disagreement)
             used += (size_t)snprintf(o->disagreement + used, sizeof o->disagreement - used,
-                                     "%s%s: %.2f sectors/request by the trace on the smaller "
-                                     "problem, %.2f by the counters on the graded one",
+                                     _("%s%s: %.2f sectors/request by the trace on the smaller "
+                                       "problem, %.2f by the counters on the graded one"),
                                      used ? "; " : "", names[i], ts, cs);
     }
 }
@@ -188,8 +189,8 @@ static speed measure_speed(oc_outcome *o)
     o->speedup = sp.gated && sp.measured ? o->baseline_ms / o->student_ms : 0;
     sp.ok = !sp.gated || (sp.measured && o->speedup >= s->min_speedup);
     if (sp.gated && sp.measured)
-        snprintf(sp.text, sizeof sp.text, "%.2fx as fast as %s (need >= %.2fx)", o->speedup,
-                 s->baseline_text ? s->baseline_text : "the baseline", s->min_speedup);
+        snprintf(sp.text, sizeof sp.text, _("%.2fx as fast as %s (need >= %.2fx)"), o->speedup,
+                 s->baseline_text ? _(s->baseline_text) : _("the baseline"), s->min_speedup);
     return sp;
 }
 
@@ -197,19 +198,19 @@ static speed measure_speed(oc_outcome *o)
 static const char *run_hint(const oc_outcome *o)
 {
     if (o->run_status == RN_TIMED_OUT)
-        return "Look for a loop whose index never reaches its bound, or a __syncthreads() that "
-               "not every thread of the block reaches.";
+        return _("Look for a loop whose index never reaches its bound, or a __syncthreads() that "
+                 "not every thread of the block reaches.");
     if (o->run_status == RN_EXITED && o->run_exit == CL_EXIT_CONTRACT)
-        return "Keep the launcher's name, its parameters and its extern \"C\" exactly as the "
-               "lab's header declares them.";
+        return _("Keep the launcher's name, its parameters and its extern \"C\" exactly as the "
+                 "lab's header declares them.");
     if (o->run_status == RN_EXITED && o->run_exit == CL_EXIT_IO)
-        return "The grader could not write its work folder: check the free space in /tmp.";
+        return _("The grader could not write its work folder: check the free space in /tmp.");
     if (o->run_log && strstr(o->run_log, "IllegalAddress"))
-        return "An illegal address means a thread indexed past an array: check the bound test "
-               "(i < n) on every access. Run 'compute-sanitizer' on a small program to find the "
-               "line.";
-    return "Read the message above: it names the CUDA call or the signal that stopped the "
-           "kernel's process.";
+        return _("An illegal address means a thread indexed past an array: check the bound test "
+                 "(i < n) on every access. Run 'compute-sanitizer' on a small program to find the "
+                 "line.");
+    return _("Read the message above: it names the CUDA call or the signal that stopped the "
+             "kernel's process.");
 }
 
 /* ---- the gates before correctness: each returns 1 when it stopped the lab ---- */
@@ -219,9 +220,9 @@ static int gate_build(oc_outcome *o)
     if (o->compiled)
         return 0;
     stop(o, OC_STAGE_BUILD, OC_FAIL,
-         "Read the compiler's first error above: it names the line. Fix that one first; later "
-         "errors often follow from it.",
-         "the kernel does not compile");
+         _("Read the compiler's first error above: it names the line. Fix that one first; later "
+           "errors often follow from it."),
+         _("the kernel does not compile"));
     return 1;
 }
 
@@ -230,10 +231,10 @@ static int gate_contract(oc_outcome *o)
     if (!o->refused[0])
         return 0;
     stop(o, OC_STAGE_CONTRACT, OC_FAIL,
-         "A launcher picks its grid and block, launches its kernels on the default stream and "
-         "returns: no copies to or from the host, no allocations, no synchronisation, no other "
-         "streams or libraries. Put all the work in your kernels.",
-         "the submission broke lab %s's contract: %s", o->spec->id, o->refused);
+         _("A launcher picks its grid and block, launches its kernels on the default stream and "
+           "returns: no copies to or from the host, no allocations, no synchronisation, no other "
+           "streams or libraries. Put all the work in your kernels."),
+         _("the submission broke lab %s's contract: %s"), o->spec->id, o->refused);
     return 1;
 }
 
@@ -241,8 +242,8 @@ static int gate_run(oc_outcome *o)
 {
     if (o->ran && !o->run_problem[0])
         return 0;
-    stop(o, OC_STAGE_RUN, OC_FAIL, run_hint(o), "the kernel did not run to the end: %s",
-         o->run_problem[0] ? o->run_problem : "no result");
+    stop(o, OC_STAGE_RUN, OC_FAIL, run_hint(o), _("the kernel did not run to the end: %s"),
+         o->run_problem[0] ? o->run_problem : _("no result"));
     return 1;
 }
 
@@ -251,11 +252,11 @@ static int gate_guards(oc_outcome *o)
     if (o->guards_intact)
         return 0;
     stop(o, OC_STAGE_GUARDS, OC_FAIL,
-         "Some thread's index runs past the end (or before the start) of the output: guard every "
-         "store with the bound test, and check the last block.",
-         "the kernel wrote outside its output array (the guard bytes around it changed)%s%s%s",
-         o->check_at[0] ? " at " : "", o->check_at,
-         o->check_at[0] ? ", one of the small sizes it is also checked at" : "");
+         _("Some thread's index runs past the end (or before the start) of the output: guard every "
+           "store with the bound test, and check the last block."),
+         _("the kernel wrote outside its output array (the guard bytes around it changed)%s%s%s"),
+         o->check_at[0] ? _(" at ") : "", o->check_at,
+         o->check_at[0] ? _(", one of the small sizes it is also checked at") : "");
     return 1;
 }
 
@@ -264,9 +265,9 @@ static int gate_outputs(oc_outcome *o)
     if (o->check_ok)
         return 0;
     stop(o, OC_STAGE_OUTPUTS, OC_FAIL,
-         "The launcher must leave its results in the output array it was given; it must not "
-         "free or replace it.",
-         "the outputs could not be checked: %s", o->check.details);
+         _("The launcher must leave its results in the output array it was given; it must not "
+           "free or replace it."),
+         _("the outputs could not be checked: %s"), o->check.details);
     return 1;
 }
 
@@ -276,29 +277,30 @@ static int gate_correct(oc_outcome *o)
         o->score = o->score_correct = o->spec->points_correct;
         return 0;
     }
-    const char *hint = o->check.hint[0] ? o->check.hint
-                       : o->check.unwritten
-                           ? "Elements that were never written mean the grid does not cover the "
-                             "whole array: check how many threads you launch and the loop bounds."
-                           : "Compare the first wrong coordinates above with the index expression "
-                             "your threads compute.";
+    const char *hint =
+        o->check.hint[0] ? o->check.hint
+        : o->check.unwritten
+            ? _("Elements that were never written mean the grid does not cover the "
+                "whole array: check how many threads you launch and the loop bounds.")
+            : _("Compare the first wrong coordinates above with the index expression "
+                "your threads compute.");
     if (o->recorded_run_correct)
         stop(o, OC_STAGE_CORRECTNESS, OC_FAIL,
-             "Every output element must be computed by a kernel the launcher launches, from the "
-             "inputs alone: the grader measures those launches, so it replays them, and they "
-             "must give the same result however often they run.",
-             "the output is wrong when the launcher's kernel launches are replayed (%zu of %zu "
-             "elements differ), though its own run got it right: part of the work was done "
-             "outside those launches",
+             _("Every output element must be computed by a kernel the launcher launches, from the "
+               "inputs alone: the grader measures those launches, so it replays them, and they "
+               "must give the same result however often they run."),
+             _("the output is wrong when the launcher's kernel launches are replayed (%zu of %zu "
+               "elements differ), though its own run got it right: part of the work was done "
+               "outside those launches"),
              o->check.mismatches, o->check.checked);
     else if (o->check_at[0])
         stop(o, OC_STAGE_CORRECTNESS, OC_FAIL, hint,
-             "the output is wrong at %s, one of the small sizes it is also checked at (right at "
-             "the graded size): %zu of %zu elements differ",
+             _("the output is wrong at %s, one of the small sizes it is also checked at (right at "
+               "the graded size): %zu of %zu elements differ"),
              o->check_at, o->check.mismatches, o->check.checked);
     else
         stop(o, OC_STAGE_CORRECTNESS, OC_FAIL, hint,
-             "the output is wrong: %zu of %zu elements differ", o->check.mismatches,
+             _("the output is wrong: %zu of %zu elements differ"), o->check.mismatches,
              o->check.checked);
     return 1;
 }
@@ -313,9 +315,9 @@ static int gate_measured_outputs(oc_outcome *o)
         return 0;
     o->score = o->score_correct = 0; /* what it computed while measured was wrong */
     stop(o, OC_STAGE_REMEASURE, OC_FAIL,
-         "A kernel must compute the same whenever it runs: do not make its work depend on the "
-         "clock, on how fast it runs, or on which warps might be watched.",
-         "correct when replayed, but wrong %s: %.1500s", o->measured_wrong,
+         _("A kernel must compute the same whenever it runs: do not make its work depend on the "
+           "clock, on how fast it runs, or on which warps might be watched."),
+         _("correct when replayed, but wrong %s: %.1500s"), o->measured_wrong,
          o->measured_check.details);
     return 1;
 }
@@ -328,14 +330,15 @@ static int gate_oob_reads(oc_outcome *o)
         return 0;
     char where[1400] = "";
     if (o->oob_line)
-        snprintf(where, sizeof where, ", the first at %.1000s:%u%s%.250s", o->oob_file, o->oob_line,
-                 o->oob_text[0] ? ": " : "", o->oob_text);
-    stop(o, OC_STAGE_GUARDS, OC_FAIL,
-         "Some thread reads past the end (or before the start) of an array: guard every load with "
-         "the same bound test as its store, and mind vector loads at a row's or an array's tail.",
-         "correct, but the kernel reads outside its arrays: %.0f loads of the traced warps read "
-         "the bytes just past an input or output%s",
-         o->oob_reads, where);
+        snprintf(where, sizeof where, _(", the first at %.1000s:%u%s%.250s"), o->oob_file,
+                 o->oob_line, o->oob_text[0] ? ": " : "", o->oob_text);
+    stop(
+        o, OC_STAGE_GUARDS, OC_FAIL,
+        _("Some thread reads past the end (or before the start) of an array: guard every load with "
+          "the same bound test as its store, and mind vector loads at a row's or an array's tail."),
+        _("correct, but the kernel reads outside its arrays: %.0f loads of the traced warps read "
+          "the bytes just past an input or output%s"),
+        o->oob_reads, where);
     return 1;
 }
 
@@ -347,9 +350,9 @@ static int gate_remeasured(oc_outcome *o)
         (o->trace != OC_ENGINE_RUN_FAILED && o->counters != OC_ENGINE_RUN_FAILED))
         return 0;
     stop(o, OC_STAGE_REMEASURE, OC_FAIL,
-         "A kernel must give the same result however often it runs: check that it does not "
-         "depend on its outputs' old contents or on the environment.",
-         "correct, but the kernel failed when run again to measure it: %s",
+         _("A kernel must give the same result however often it runs: check that it does not "
+           "depend on its outputs' old contents or on the environment."),
+         _("correct, but the kernel failed when run again to measure it: %s"),
          o->trace == OC_ENGINE_RUN_FAILED ? o->trace_why : o->counters_why);
     return 1;
 }
@@ -363,14 +366,14 @@ static int gate_measured(oc_outcome *o, const speed *sp)
     o->score += o->score_speed;
     char hint[512];
     snprintf(hint, sizeof hint,
-             "Run 'make -f Makefile.student doctor' to see how to let the grader read the GPU's "
-             "counters; your correctness%s points are kept.",
-             o->score_speed ? " and speed" : "");
+             _("Run 'make -f Makefile.student doctor' to see how to let the grader read the GPU's "
+               "counters; your correctness%s points are kept."),
+             o->score_speed ? _(" and speed") : "");
     stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED, hint,
-         "correct; coalescing was not measured on this machine (%s)",
+         _("correct; coalescing was not measured on this machine (%s)"),
          o->trace != OC_ENGINE_NOT_RUN      ? o->trace_why
          : o->counters != OC_ENGINE_NOT_RUN ? o->counters_why
-                                            : "no engine ran");
+                                            : _("no engine ran"));
     return 1;
 }
 
@@ -409,12 +412,12 @@ static int gate_traffic(oc_outcome *o, const measured *m)
     if (m->load_requests > 0 && m->store_requests > 0)
         return 0;
     stop(o, OC_STAGE_TRAFFIC, OC_FAIL,
-         "The kernel must read its input and write its output in GPU memory with ordinary loads "
-         "and stores (copies through cp.async or the tensor memory accelerator are not seen by "
-         "this grader yet).",
-         "correct, but the %s saw no global %s: the result was not computed by the kernel on the "
-         "GPU",
-         oc_engine_name(o->engine), m->load_requests <= 0 ? "loads" : "stores");
+         _("The kernel must read its input and write its output in GPU memory with ordinary loads "
+           "and stores (copies through cp.async or the tensor memory accelerator are not seen by "
+           "this grader yet)."),
+         _("correct, but the %s saw no global %s: the result was not computed by the kernel on the "
+           "GPU"),
+         oc_engine_name(o->engine), m->load_requests <= 0 ? _("loads") : _("stores"));
     return 1;
 }
 
@@ -425,9 +428,9 @@ static int gate_moved(oc_outcome *o, const measured *m)
     if (m->useful <= 0 || m->moved >= 0.9 * m->useful)
         return 0;
     stop(o, OC_STAGE_MOVED, OC_FAIL,
-         "Every input element must be read, and every output element written, by a kernel.",
-         "correct, but the kernels moved only %.2f MB of the %.2f MB the task reads and writes: "
-         "part of the result was not computed on the GPU",
+         _("Every input element must be read, and every output element written, by a kernel."),
+         _("correct, but the kernels moved only %.2f MB of the %.2f MB the task reads and writes: "
+           "part of the result was not computed on the GPU"),
          m->moved / 1e6, m->useful / 1e6);
     return 1;
 }
@@ -452,16 +455,16 @@ static void coalescing_hint(oc_outcome *o, int load_ok)
     if (o->blamed && o->blamed->tally.requests) {
         const cl_tally *w = &o->blamed->tally;
         char what[64];
-        snprintf(what, sizeof what, "The %s on line %u", o->blamed->is_store ? "store" : "load",
-                 o->blamed->line);
+        snprintf(what, sizeof what, _("The %s on line %u"),
+                 o->blamed->is_store ? _("store") : _("load"), o->blamed->line);
         hn_signature(what, (double)w->sectors / w->requests, (double)w->unique_bytes / w->requests,
                      sig, sizeof sig);
     } else {
         const oc_traffic *worst = !load_ok ? &o->load : &o->store;
-        hn_signature(!load_ok ? "Loads" : "Stores", worst->sectors / worst->requests,
+        hn_signature(!load_ok ? _("Loads") : _("Stores"), worst->sectors / worst->requests,
                      worst->bytes / worst->requests, sig, sizeof sig);
     }
-    const char *lab_hint = o->spec->efficiency_hint ? o->spec->efficiency_hint : "";
+    const char *lab_hint = o->spec->efficiency_hint ? _(o->spec->efficiency_hint) : "";
     snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig && *lab_hint ? " " : "", lab_hint);
 }
 
@@ -474,10 +477,10 @@ static int gate_agree(oc_outcome *o, const speed *sp)
     o->score_speed = sp->gated && sp->ok ? o->spec->points_speed : 0;
     o->score += o->score_speed;
     stop(o, OC_STAGE_COALESCING, OC_FAIL,
-         "A kernel must do the same work however it is run: check that no thread decides what "
-         "to read from the time, the clock or anything but its inputs and indices.",
-         "correct, but the two measuring engines disagree on its accesses (%s): the coalescing "
-         "part cannot be given",
+         _("A kernel must do the same work however it is run: check that no thread decides what "
+           "to read from the time, the clock or anything but its inputs and indices."),
+         _("correct, but the two measuring engines disagree on its accesses (%s): the coalescing "
+           "part cannot be given"),
          o->disagreement);
     return 1;
 }
@@ -495,28 +498,28 @@ static void grade_coalescing(oc_outcome *o, const speed *sp)
     if (load_ok && store_ok) {
         if (sp->ok) {
             stop(o, OC_STAGE_PASSED, OC_PASS, NULL,
-                 "correct, and loads and stores are coalesced%s%s", *sp->text ? "; " : "",
+                 _("correct, and loads and stores are coalesced%s%s"), *sp->text ? "; " : "",
                  sp->text);
         } else if (!sp->measured) {
             char hint[512];
             snprintf(hint, sizeof hint,
-                     "Grade again without --no-timing: this lab's last %d points compare your "
-                     "kernel's time with %s.",
-                     s->points_speed, s->baseline_text ? s->baseline_text : "a baseline");
+                     _("Grade again without --no-timing: this lab's last %d points compare your "
+                       "kernel's time with %s."),
+                     s->points_speed, s->baseline_text ? _(s->baseline_text) : _("a baseline"));
             stop(o, OC_STAGE_SPEED_UNTIMED, OC_NOT_GRADED, hint,
-                 "correct and coalesced; the speed part was not measured (the timing engine "
-                 "did not run)");
+                 _("correct and coalesced; the speed part was not measured (the timing engine "
+                   "did not run)"));
         } else {
-            stop(o, OC_STAGE_SPEED, OC_FAIL, s->speed_hint, "correct and coalesced, but only %s",
-                 sp->text);
+            stop(o, OC_STAGE_SPEED, OC_FAIL, s->speed_hint ? _(s->speed_hint) : NULL,
+                 _("correct and coalesced, but only %s"), sp->text);
         }
         return;
     }
-    stop(o, OC_STAGE_COALESCING, OC_FAIL, NULL, "correct, but %s are not coalesced enough%s%s",
-         !load_ok && !store_ok ? "loads and stores"
-         : !load_ok            ? "loads"
-                               : "stores",
-         *sp->text && !sp->ok ? "; and only " : "", *sp->text && !sp->ok ? sp->text : "");
+    stop(o, OC_STAGE_COALESCING, OC_FAIL, NULL, _("correct, but %s are not coalesced enough%s%s"),
+         !load_ok && !store_ok ? _("loads and stores")
+         : !load_ok            ? _("loads")
+                               : _("stores"),
+         *sp->text && !sp->ok ? _("; and only ") : "", *sp->text && !sp->ok ? sp->text : "");
     coalescing_hint(o, load_ok);
 }
 

@@ -2,6 +2,8 @@
 #define _XOPEN_SOURCE 700
 #include "doctor.h"
 
+#include "i18n.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +17,14 @@
 const char *dr_counter_fix(const char *os_id)
 {
     if (os_id && !strcmp(os_id, "windows"))
-        return "NVIDIA Control Panel > Desktop > Enable Developer Settings; then Developer >\n"
-               "Manage GPU Performance Counters > 'Allow access to the GPU performance counters\n"
-               "to all users'. Apply and run grade again.";
+        return _("NVIDIA Control Panel > Desktop > Enable Developer Settings; then Developer >\n"
+                 "Manage GPU Performance Counters > 'Allow access to the GPU performance counters\n"
+                 "to all users'. Apply and run grade again.");
     if (os_id && !strcmp(os_id, "wsl"))
-        return "Under WSL the Windows driver decides: on Windows, NVIDIA Control Panel > Desktop "
-               ">\n"
-               "Enable Developer Settings; then Developer > Manage GPU Performance Counters >\n"
-               "'Allow access to all users'. Then restart WSL (wsl --shutdown).";
+        return _("Under WSL the Windows driver decides: on Windows, NVIDIA Control Panel > Desktop "
+                 ">\n"
+                 "Enable Developer Settings; then Developer > Manage GPU Performance Counters >\n"
+                 "'Allow access to all users'. Then restart WSL (wsl --shutdown).");
     int debian = os_id && (!strcmp(os_id, "ubuntu") || !strcmp(os_id, "debian") ||
                            !strcmp(os_id, "linuxmint") || !strcmp(os_id, "pop"));
     int dracut =
@@ -30,21 +32,21 @@ const char *dr_counter_fix(const char *os_id)
                   !strcmp(os_id, "almalinux") || !strcmp(os_id, "centos") ||
                   !strcmp(os_id, "opensuse-leap") || !strcmp(os_id, "opensuse-tumbleweed"));
     if (debian)
-        return "echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
-               "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
-               "sudo update-initramfs -u -k all\n"
-               "sudo reboot\n"
-               "(for one run only, without changing the machine: sudo build/grade ...)";
+        return _("echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
+                 "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
+                 "sudo update-initramfs -u -k all\n"
+                 "sudo reboot\n"
+                 "(for one run only, without changing the machine: sudo build/grade ...)");
     if (dracut)
-        return "echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
-               "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
-               "sudo dracut --regenerate-all --force\n"
-               "sudo reboot\n"
-               "(for one run only, without changing the machine: sudo build/grade ...)";
-    return "echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
-           "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
-           "then rebuild the initramfs the way your distribution does, and reboot.\n"
-           "(for one run only, without changing the machine: sudo build/grade ...)";
+        return _("echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
+                 "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
+                 "sudo dracut --regenerate-all --force\n"
+                 "sudo reboot\n"
+                 "(for one run only, without changing the machine: sudo build/grade ...)");
+    return _("echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | \\\n"
+             "    sudo tee /etc/modprobe.d/nvidia-profiling.conf\n"
+             "then rebuild the initramfs the way your distribution does, and reboot.\n"
+             "(for one run only, without changing the machine: sudo build/grade ...)");
 }
 
 static void os_id(char *buf, size_t size)
@@ -92,7 +94,9 @@ void dr_nvcc_version(const char *nvcc, char *buf, size_t size)
 
 static void line(FILE *out, const char *state, const char *what, const char *text)
 {
-    fprintf(out, "  %-5s %-13s %s\n", state, what, text);
+    fprintf(out, "  %-5s ", state);
+    i18n_pad(out, what, 13);
+    fprintf(out, " %s\n", text);
 }
 
 static void fix(FILE *out, const char *text)
@@ -119,22 +123,22 @@ static int counters_check(const gr_config *cfg, const char *workdir, FILE *out)
     if (r.status != RN_EXITED || r.exit_code != 0 || !read) {
         char how[256];
         rn_describe(&r, how, sizeof how);
-        snprintf(text, sizeof text, "the check %s%s%s", how, *bad ? ": " : "", bad);
-        line(out, "FAIL", "counters", text);
+        snprintf(text, sizeof text, _("the check %s%s%s"), how, *bad ? ": " : "", bad);
+        line(out, "FAIL", _("counters"), text);
     } else if (c->status == WI_ENGINE_OK) {
-        snprintf(text, sizeof text, "readable (CUPTI range profiler, chip %s)", c->chip);
-        line(out, "ok", "counters", text);
+        snprintf(text, sizeof text, _("readable (CUPTI range profiler, chip %s)"), c->chip);
+        line(out, "ok", _("counters"), text);
         bad_state = 0;
     } else if (c->status == WI_ENGINE_NO_PERMISSION) {
-        line(out, "FAIL", "counters",
-             "only administrators may read this GPU's performance counters");
+        line(out, "FAIL", _("counters"),
+             _("only administrators may read this GPU's performance counters"));
         char id[64];
         os_id(id, sizeof id);
-        fix(out, "fix, as an administrator:");
+        fix(out, _("fix, as an administrator:"));
         fix(out, dr_counter_fix(id));
     } else {
-        snprintf(text, sizeof text, "unavailable: %s", c->why);
-        line(out, "FAIL", "counters", text);
+        snprintf(text, sizeof text, _("unavailable: %s"), c->why);
+        line(out, "FAIL", _("counters"), text);
     }
     rn_result_free(&r);
     return bad_state;
@@ -153,29 +157,29 @@ static int gpu_check(const gr_config *cfg, const char *workdir, FILE *out)
     di_version_string(dev.driver_version, drv, sizeof drv);
     di_version_string(dev.runtime_version, rt, sizeof rt);
     if (gpu != 0) {
-        line(out, "FAIL", "GPU", why);
-        fix(out, "check 'nvidia-smi'; install or update the NVIDIA driver");
+        line(out, "FAIL", _("GPU"), why);
+        fix(out, _("check 'nvidia-smi'; install or update the NVIDIA driver"));
         return 0;
     }
-    snprintf(text, sizeof text, "%s (compute capability %d.%d, %d SMs, %.0f MB L2)", dev.name,
+    snprintf(text, sizeof text, _("%s (compute capability %d.%d, %d SMs, %.0f MB L2)"), dev.name,
              dev.cc_major, dev.cc_minor, dev.sm_count, dev.l2_bytes / 1e6);
-    line(out, "ok", "GPU", text);
+    line(out, "ok", _("GPU"), text);
     if (di_peak_bytes_per_s(&dev) > 0 && di_peak_fp32_flops(&dev) > 0) {
         snprintf(text, sizeof text,
-                 "memory %.0f GB/s, FP32 %.1f TFLOP/s (theoretical, from the device's "
-                 "attributes; grade --bench measures the memory's ceiling)",
+                 _("memory %.0f GB/s, FP32 %.1f TFLOP/s (theoretical, from the device's "
+                   "attributes; grade --bench measures the memory's ceiling)"),
                  di_peak_bytes_per_s(&dev) / 1e9, di_peak_fp32_flops(&dev) / 1e12);
-        line(out, "ok", "peaks", text);
+        line(out, "ok", _("peaks"), text);
     }
-    snprintf(text, sizeof text, "supports CUDA %s; the grader runs on CUDA %s", drv, rt);
+    snprintf(text, sizeof text, _("supports CUDA %s; the grader runs on CUDA %s"), drv, rt);
     if (dev.driver_version < 12040) {
         /* Recording and replaying the launches asks the driver for kernel parameter layouts. */
-        line(out, "FAIL", "driver", text);
-        fix(out, "grading replays the recorded launches, which needs a driver for CUDA 12.4 or "
-                 "newer: update the NVIDIA driver");
+        line(out, "FAIL", _("driver"), text);
+        fix(out, _("grading replays the recorded launches, which needs a driver for CUDA 12.4 or "
+                   "newer: update the NVIDIA driver"));
         return 0;
     }
-    line(out, "ok", "driver", text);
+    line(out, "ok", _("driver"), text);
     return 1;
 }
 
@@ -185,13 +189,13 @@ static int nvcc_check(const gr_config *cfg, FILE *out)
     char nv[32], text[1024];
     dr_nvcc_version(cfg->nvcc, nv, sizeof nv);
     if (*nv) {
-        snprintf(text, sizeof text, "%s (release %s)", cfg->nvcc, nv);
-        line(out, "ok", "nvcc", text);
+        snprintf(text, sizeof text, _("%s (release %s)"), cfg->nvcc, nv);
+        line(out, "ok", _("nvcc"), text);
         return 1;
     }
-    snprintf(text, sizeof text, "cannot run '%s'", cfg->nvcc);
-    line(out, "FAIL", "nvcc", text);
-    fix(out, "install the CUDA Toolkit, or name the compiler: NVCC=/path/to/nvcc");
+    snprintf(text, sizeof text, _("cannot run '%s'"), cfg->nvcc);
+    line(out, "FAIL", _("nvcc"), text);
+    fix(out, _("install the CUDA Toolkit, or name the compiler: NVCC=/path/to/nvcc"));
     return 0;
 }
 
@@ -212,18 +216,18 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
     char text[1024];
     sb_describe(text, sizeof text);
     if (!sb_abi()) {
-        line(out, "--", "sandbox", text);
-        fix(out, "grade untrusted submissions in a container or as a user of their own "
-                 "(docs: README.md, \"What the grader cannot stop\")");
+        line(out, "--", _("sandbox"), text);
+        fix(out, _("grade untrusted submissions in a container or as a user of their own "
+                   "(docs: README.md, \"What the grader cannot stop\")"));
         return;
     }
-    line(out, "ok", "sandbox", text);
+    line(out, "ok", _("sandbox"), text);
     if (gpu_confined == 0) {
         line(out, "--", "",
-             "but the GPU does not start inside the recording's sandbox here, so "
-             "the student's host code runs unconfined");
-        fix(out, "grade untrusted submissions in a container or as a user of their own, and "
-                 "report the driver version with 'grade --doctor' output");
+             _("but the GPU does not start inside the recording's sandbox here, so "
+               "the student's host code runs unconfined"));
+        fix(out, _("grade untrusted submissions in a container or as a user of their own, and "
+                   "report the driver version with 'grade --doctor' output"));
     }
     static sb_policy p;
     static char toolkit[PATH_MAX];
@@ -235,11 +239,11 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
         size_t n = realpath(p.read[i], real) ? strlen(real) : 0;
         if (n && !strncmp(root, real, n) && (root[n] == '/' || root[n] == '\0' || n == 1)) {
             snprintf(text, sizeof text,
-                     "this tree ('%.400s') lies in '%.400s', which the compile must read: a "
-                     "submission can #include the solutions by their absolute path",
+                     _("this tree ('%.400s') lies in '%.400s', which the compile must read: a "
+                       "submission can #include the solutions by their absolute path"),
                      root, real);
             line(out, "--", "", text);
-            fix(out, "grade from a copy of the tree outside the system's folders");
+            fix(out, _("grade from a copy of the tree outside the system's folders"));
             return;
         }
     }
@@ -247,12 +251,12 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
 
 int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
 {
-    fprintf(out, "grade --doctor: what grading needs on this machine\n");
+    fprintf(out, _("grade --doctor: what grading needs on this machine\n"));
     if (access(cfg->worker, X_OK) != 0) {
         char text[4200];
-        snprintf(text, sizeof text, "'%s' is missing: rebuild (make -f Makefile.student)",
+        snprintf(text, sizeof text, _("'%s' is missing: rebuild (make -f Makefile.student)"),
                  cfg->worker);
-        line(out, "FAIL", "grader", text);
+        line(out, "FAIL", _("grader"), text);
         return CL_EXIT_ENV;
     }
     int gpu = gpu_check(cfg, workdir, out);
@@ -264,19 +268,19 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
         int bad = counters_check(cfg, workdir, out);
         problems += bad && !traced;
         if (bad && traced)
-            fix(out, "(optional: the trace engine grades without them)");
+            fix(out, _("(optional: the trace engine grades without them)"));
     } else {
-        line(out, "--", "counters", "not checked without a GPU");
+        line(out, "--", _("counters"), _("not checked without a GPU"));
     }
     if (traced) {
-        line(out, "ok", "trace engine", "built (Compute Sanitizer API; needs no permission)");
+        line(out, "ok", _("trace engine"), _("built (Compute Sanitizer API; needs no permission)"));
     } else {
-        line(out, "--", "trace engine",
-             "not built: the CUDA Toolkit used for the build had no compute-sanitizer/ API");
-        fix(out, "install the full CUDA Toolkit and rebuild; the counters engine still works");
+        line(out, "--", _("trace engine"),
+             _("not built: the CUDA Toolkit used for the build had no compute-sanitizer/ API"));
+        fix(out, _("install the full CUDA Toolkit and rebuild; the counters engine still works"));
     }
     fprintf(out, "%s\n",
-            problems ? "some checks failed: grading cannot measure everything here"
-                     : "everything grading needs is here");
+            problems ? _("some checks failed: grading cannot measure everything here")
+                     : _("everything grading needs is here"));
     return problems ? CL_EXIT_ENV : CL_EXIT_OK;
 }

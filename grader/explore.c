@@ -1,5 +1,6 @@
 /* explore.c - see explore.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "i18n.h"
 #include "explore.h"
 
 #include <errno.h>
@@ -22,7 +23,7 @@ int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, 
                       .timeout_s = EXPLORE_TIMEOUT_S};
     rn_result r;
     if ((mkdir(workdir, 0700) != 0 && errno != EEXIST) || ch_run(cfg->worker, &req, &r) != 0) {
-        snprintf(why, why_size, "cannot start the grading child");
+        snprintf(why, why_size, _("cannot start the grading child"));
         return -1;
     }
     *table = r.output ? r.output : calloc(1, 1);
@@ -40,7 +41,7 @@ int gr_explore(const gr_config *cfg, const lab_spec *spec, const char *workdir, 
         while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0)
             fwrite(buf, 1, n, out);
         if (!in || !out) {
-            snprintf(why, why_size, "cannot write '%s'", csv_out);
+            snprintf(why, why_size, _("cannot write '%s'"), csv_out);
             rc = -1;
         }
         if (in)
@@ -71,17 +72,17 @@ int gr_explore_plot(const lab_spec *spec, const char *csv, const char *gp, const
                     char *why, size_t why_size)
 {
     if (!spec->explore_plot) {
-        snprintf(why, why_size, "lab %s draws no figure", spec->id);
+        snprintf(why, why_size, _("lab %s draws no figure"), spec->id);
         return -1;
     }
     FILE *f = fopen(gp, "w");
     if (!f) {
-        snprintf(why, why_size, "cannot write '%s'", gp);
+        snprintf(why, why_size, _("cannot write '%s'"), gp);
         return -1;
     }
     expand(f, spec->explore_plot, csv, svg);
     if (fclose(f) != 0) {
-        snprintf(why, why_size, "cannot write '%s'", gp);
+        snprintf(why, why_size, _("cannot write '%s'"), gp);
         return -1;
     }
     const char *argv[] = {"gnuplot", gp, NULL};
@@ -93,7 +94,7 @@ int gr_explore_plot(const lab_spec *spec, const char *csv, const char *gp, const
     if (r.status == RN_START_FAILED) {
         rc = 1;
     } else if (r.status != RN_EXITED || r.exit_code != 0) {
-        snprintf(why, why_size, "gnuplot failed: %.300s", r.output ? r.output : "");
+        snprintf(why, why_size, _("gnuplot failed: %.300s"), r.output ? r.output : "");
         rc = -1;
     }
     rn_result_free(&r);

@@ -16,6 +16,7 @@
  * says about the measurement.
  */
 #define _XOPEN_SOURCE 700
+#include "i18n.h"
 #include "grade.h"
 
 #include <dirent.h>
@@ -77,15 +78,15 @@ static int make_dir(const char *path)
 static void no_device(const wi_device *d, char *why, size_t why_size)
 {
     if (d->info.driver_version == 0)
-        snprintf(why, why_size, "no CUDA GPU was found: this machine has no NVIDIA driver (%s)",
+        snprintf(why, why_size, _("no CUDA GPU was found: this machine has no NVIDIA driver (%s)"),
                  *d->error ? d->error : "no device");
     else if (!strcmp(d->error, "cudaErrorInsufficientDriver"))
         snprintf(why, why_size,
-                 "the NVIDIA driver is older than this CUDA runtime (%s): update the driver, or "
-                 "build the grader with an older CUDA toolkit",
+                 _("the NVIDIA driver is older than this CUDA runtime (%s): update the driver, or "
+                   "build the grader with an older CUDA toolkit"),
                  d->error_text);
     else
-        snprintf(why, why_size, "no CUDA GPU was found (%s)",
+        snprintf(why, why_size, _("no CUDA GPU was found (%s)"),
                  *d->error ? d->error_text : "no device");
 }
 
@@ -110,7 +111,7 @@ static int probe_once(const gr_config *cfg, const char *workdir, const sb_policy
                       .sandbox = policy};
     rn_result r;
     if (make_dir(workdir) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
-        snprintf(why, why_size, "cannot prepare '%s'", workdir);
+        snprintf(why, why_size, _("cannot prepare '%s'"), workdir);
         return -1;
     }
     char bad[512] = "";
@@ -119,7 +120,7 @@ static int probe_once(const gr_config *cfg, const char *workdir, const sb_policy
         ch_read_result(workdir, res, bad, sizeof bad) != 0) {
         char how[256];
         rn_describe(&r, how, sizeof how);
-        snprintf(why, why_size, "the grading child '%s' %s%s%s%s%.300s", cfg->worker, how,
+        snprintf(why, why_size, _("the grading child '%s' %s%s%s%s%.300s"), cfg->worker, how,
                  *bad ? ", " : "", bad, r.output_len ? ":\n" : "", r.output ? r.output : "");
         rc = -1;
     }
@@ -216,13 +217,13 @@ static int isolate_source(const gr_config *cfg, const lab_spec *spec, const char
              spec->id);
     snprintf(copy, sizeof copy, "%s/lab%s.h", f->src, spec->id);
     if (make_dir(f->src) != 0 || copy_file(header, copy, MAX_SOURCE_BYTES) != 0) {
-        o->compile_log = strdup("cannot prepare the folder the kernel is compiled in\n");
+        o->compile_log = strdup(_("cannot prepare the folder the kernel is compiled in\n"));
         return -1;
     }
     if (copy_file(source, f->source, MAX_SOURCE_BYTES) != 0) {
         char line[4400];
         snprintf(line, sizeof line,
-                 "cannot read '%s' as the kernel to compile (a regular file of at most 1 MB)\n",
+                 _("cannot read '%s' as the kernel to compile (a regular file of at most 1 MB)\n"),
                  o->kernel_path);
         o->compile_log = strdup(line);
         return -1;
@@ -565,9 +566,10 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
         /* Compiled ahead in this run (gr_compile_ahead), or by an earlier one. */
         int ahead = cfg->run_id && !strcmp(note.run, cfg->run_id);
         if (ahead)
-            progress(cfg, "[%s] compiled %s (ahead of its grading)\n", spec->id, o->kernel_path);
+            progress(cfg, _("[%s] compiled %s (ahead of its grading)\n"), spec->id, o->kernel_path);
         else
-            progress(cfg, "[%s] %s: compiled before (the same file, header, flags and toolkit)\n",
+            progress(cfg,
+                     _("[%s] %s: compiled before (the same file, header, flags and toolkit)\n"),
                      spec->id, o->kernel_path);
         free(key);
         o->compile_log = note.log ? note.log : calloc(1, 1);
@@ -578,7 +580,7 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
         o->compile_s = ahead ? note.seconds : 0;
         return 0;
     }
-    progress(cfg, "[%s] compiling %s\n", spec->id, o->kernel_path);
+    progress(cfg, _("[%s] compiling %s\n"), spec->id, o->kernel_path);
     if (make_dir(f->keep) != 0) {
         free(key);
         return -1;
@@ -592,10 +594,10 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     free(key);
     if (rc != 0 && r.status == RN_TIMED_OUT) {
         free(o->compile_log);
-        o->compile_log = strdup("nvcc did not finish in time\n");
+        o->compile_log = strdup(_("nvcc did not finish in time\n"));
     } else if (rc != 0 && r.status == RN_START_FAILED) {
         char line[512];
-        snprintf(line, sizeof line, "cannot run the CUDA compiler '%s': %s", bo.nvcc,
+        snprintf(line, sizeof line, _("cannot run the CUDA compiler '%s': %s"), bo.nvcc,
                  o->compile_log);
         free(o->compile_log);
         o->compile_log = strdup(line);
@@ -634,8 +636,8 @@ static void scan_device_code(const lab_files *f, oc_outcome *o)
     /* Unscanned device code is never run: the check fails closed. */
     if (!scanned && !o->refused[0])
         snprintf(o->run_problem, sizeof o->run_problem,
-                 "the grader found no PTX of the compiled kernel to check (nvcc kept: %s)",
-                 seen[0] ? seen : "nothing");
+                 _("the grader found no PTX of the compiled kernel to check (nvcc kept: %s)"),
+                 seen[0] ? seen : _("nothing"));
 }
 
 /* spec's check of the outputs in dir, its time added to *seconds. */
@@ -672,7 +674,7 @@ static wi_record full_record, small_record, check_records[CL_MAX_CHECK_SHAPES];
  * well, and o->refused with what the launcher did that its contract forbids. */
 static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f)
 {
-    progress(cfg, "[%s] running the launcher once, recording its launches\n", spec->id);
+    progress(cfg, _("[%s] running the launcher once, recording its launches\n"), spec->id);
     /* The student's host code may read what its user may, but write only in its own folder
      * (and the GPU's device files), and signal nothing outside its sandbox. */
     static sb_policy policy;
@@ -693,7 +695,7 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                       .gpu = cfg->gpu};
     rn_result r;
     if (make_dir(f->rec) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
-        snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
+        snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
         return -1;
     }
     int finished = note_child(cfg, &r, "", o); /* keeps the child's output when it failed */
@@ -708,7 +710,7 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     snprintf(path, sizeof path, "%s/%s", f->rec, WI_RECORD_FILE);
     if (wi_record_load(path, &full_record, why, sizeof why) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem,
-                 "the recording of the launches is unusable: %.400s", why);
+                 _("the recording of the launches is unusable: %.400s"), why);
         return -1;
     }
     snprintf(path, sizeof path, "%s/%s", f->rec, WI_TRACE_RECORD_FILE);
@@ -723,7 +725,7 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
         snprintf(path, sizeof path, "%s/%s", f->rec, name);
         if (wi_record_load(path, &check_records[k], why, sizeof why) != 0) {
             snprintf(o->run_problem, sizeof o->run_problem,
-                     "the recording of the launches is unusable: %.400s", why);
+                     _("the recording of the launches is unusable: %.400s"), why);
             return -1;
         }
         if (!o->refused[0] && check_records[k].refused[0]) {
@@ -824,7 +826,7 @@ static void check_small_shapes(const gr_config *cfg, const lab_spec *spec, const
         shapes->describe(&shapes->checks[k], c->check_at, sizeof c->check_at);
         if (!read) {
             snprintf(c->run_problem, sizeof c->run_problem,
-                     "the replay at %s left no usable record: %.300s", c->check_at, bad);
+                     _("the replay at %s left no usable record: %.300s"), c->check_at, bad);
         } else if (rc != 0 || !small.passed) {
             c->check = small;
             c->check_ok = rc == 0;
@@ -888,22 +890,22 @@ static void apply_checks(oc_outcome *o, const checks *c)
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                             const lab_files *f)
 {
-    progress(cfg, "[%s] replaying the launches (correctness%s)\n", spec->id,
-             cfg->timing ? ", then timing" : "");
+    progress(cfg, _("[%s] replaying the launches (correctness%s)\n"), spec->id,
+             cfg->timing ? _(", then timing") : "");
     ch_request req = replay_request(cfg, spec, f, WI_RUN, f->record, cfg->run_timeout_s);
     req.args.no_timing = !cfg->timing;
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) != 0) {
-        snprintf(o->run_problem, sizeof o->run_problem, "cannot start the grading child");
+        snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
         return;
     }
-    int finished = note_child(cfg, &r, "when its recorded launches were replayed: ", o);
+    int finished = note_child(cfg, &r, _("when its recorded launches were replayed: "), o);
     static wi_result res;
     char bad[512];
     int read = ch_read_result(f->replay[REPLAY_RUN], &res, bad, sizeof bad) == 0;
     if (finished && !read)
         snprintf(o->run_problem, sizeof o->run_problem,
-                 "the grading child's record is unusable: %.400s", bad);
+                 _("the grading child's record is unusable: %.400s"), bad);
     rn_result_free(&r);
     if (read && res.has_run && res.run.launched) {
         o->ran = 1;
@@ -985,11 +987,11 @@ static void check_measured(const gr_config *cfg, const lab_spec *spec, oc_outcom
     snprintf(o->measured_wrong, sizeof o->measured_wrong, "%s", how);
     if (!read || rc != 0)
         snprintf(o->measured_check.details, sizeof o->measured_check.details,
-                 "its outputs could not be checked: %.400s",
+                 _("its outputs could not be checked: %.400s"),
                  read ? o->measured_check.details : bad);
     else if (o->measured_check.passed)
         snprintf(o->measured_check.details, sizeof o->measured_check.details,
-                 "it wrote outside its outputs (the guard bytes around them changed)");
+                 _("it wrote outside its outputs (the guard bytes around them changed)"));
 }
 
 static oc_engine_state engine_state(wi_engine_status s)
@@ -1025,17 +1027,18 @@ static void add_counters(oc_outcome *o, const wi_counters *c)
 static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                          const lab_files *f)
 {
-    progress(cfg, "[%s] reading the hardware counters (CUPTI)\n", spec->id);
+    progress(cfg, _("[%s] reading the hardware counters (CUPTI)\n"), spec->id);
     ch_request req = replay_request(cfg, spec, f, WI_COUNTERS, f->record, cfg->counters_timeout_s);
     req.args.shared_counters = spec->report_bank_conflicts;
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) != 0) {
         o->counters = OC_ENGINE_FAILED;
-        snprintf(o->counters_why, sizeof o->counters_why, "cannot start the grading child");
+        snprintf(o->counters_why, sizeof o->counters_why, _("cannot start the grading child"));
         return;
     }
     static wi_result res;
-    char bad[512] = "no counters in the record";
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s", _("no counters in the record"));
     int finished = r.status == RN_EXITED && r.exit_code == 0;
     if (!finished) {
         /* It ran correctly once; failing now is the kernel's doing, not the engine's. */
@@ -1044,7 +1047,7 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     } else if (ch_read_result(f->replay[REPLAY_COUNTERS], &res, bad, sizeof bad) != 0 ||
                !res.has_counters) {
         o->counters = OC_ENGINE_FAILED;
-        snprintf(o->counters_why, sizeof o->counters_why, "the counters left no record: %.400s",
+        snprintf(o->counters_why, sizeof o->counters_why, _("the counters left no record: %.400s"),
                  bad);
     } else {
         o->counters = engine_state(res.counters.status);
@@ -1052,7 +1055,7 @@ static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome 
         add_counters(o, &res.counters);
         if (o->counters == OC_ENGINE_OK)
             check_measured(cfg, spec, o, f->replay[REPLAY_RUN], f->replay[REPLAY_COUNTERS],
-                           &spec->shapes->graded, "while the counters were read");
+                           &spec->shapes->graded, _("while the counters were read"));
     }
     rn_result_free(&r);
 }
@@ -1207,7 +1210,7 @@ static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) != 0) {
         o->trace = OC_ENGINE_FAILED;
-        snprintf(o->trace_why, sizeof o->trace_why, "cannot start the grading child");
+        snprintf(o->trace_why, sizeof o->trace_why, _("cannot start the grading child"));
         return -1;
     }
     o->trace_s += r.elapsed_s;
@@ -1225,8 +1228,8 @@ static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o
     } else if (rc != 0 && finished) {
         o->trace = OC_ENGINE_FAILED;
         snprintf(o->trace_why, sizeof o->trace_why,
-                 "the tracer wrote no results (is the driver new enough for this toolkit's "
-                 "Compute Sanitizer?): %s%s%.200s",
+                 _("the tracer wrote no results (is the driver new enough for this toolkit's "
+                   "Compute Sanitizer?): %s%s%.200s"),
                  why, r.output_len ? ": " : "", r.output ? r.output : "");
     } else if (!finished) {
         o->trace = OC_ENGINE_RUN_FAILED;
@@ -1274,21 +1277,21 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     if (access(lib, R_OK) != 0 || access(patches, R_OK) != 0) {
         o->trace = OC_ENGINE_UNSUPPORTED;
         snprintf(o->trace_why, sizeof o->trace_why,
-                 "this grader was built without the Compute Sanitizer API (it comes with the "
-                 "CUDA Toolkit, in compute-sanitizer/); rebuild where the toolkit has it");
+                 _("this grader was built without the Compute Sanitizer API (it comes with the "
+                   "CUDA Toolkit, in compute-sanitizer/); rebuild where the toolkit has it"));
         return;
     }
     if (o->trace_recorded && !same_kernels(&full_record, &small_record, which, sizeof which)) {
         o->trace = OC_ENGINE_RUN_FAILED;
         snprintf(o->trace_why, sizeof o->trace_why,
-                 "on the smaller problem the trace runs, the launcher launched other kernels "
-                 "than at full size ('%.200s' in one and not the other); the trace must see the "
-                 "kernels that are checked and timed",
+                 _("on the smaller problem the trace runs, the launcher launched other kernels "
+                   "than at full size ('%.200s' in one and not the other); the trace must see the "
+                   "kernels that are checked and timed"),
                  which);
         wi_clean_text(o->trace_why);
         return;
     }
-    progress(cfg, "[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n", spec->id);
+    progress(cfg, _("[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n"), spec->id);
     size_t ntries = sizeof trace_tries / sizeof trace_tries[0];
     for (size_t i = 0; i < ntries; ++i) {
         wi_trace t;
@@ -1302,14 +1305,14 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
              * only what came first, so the trace is not used (the counters still may be). */
             o->trace = OC_ENGINE_RUN_FAILED;
             snprintf(o->trace_why, sizeof o->trace_why,
-                     "its kernels made more memory accesses than the trace can hold, even "
-                     "watching one warp in %u (%llu records did not fit); the labs' kernels need "
-                     "a small part of that",
+                     _("its kernels made more memory accesses than the trace can hold, even "
+                       "watching one warp in %u (%llu records did not fit); the labs' kernels need "
+                       "a small part of that"),
                      trace_tries[i].sample, (unsigned long long)dropped(&t));
         } else if (ok && !full) {
             add_trace(cfg, o, &t, f);
             check_measured(cfg, spec, o, f->replay[REPLAY_RUN], f->replay[REPLAY_TRACE],
-                           &spec->shapes->traced, "while it was traced");
+                           &spec->shapes->traced, _("while it was traced"));
             o->trace_smaller = o->trace_useful_bytes > 0 && o->trace_useful_bytes < o->useful_bytes;
         }
         wi_trace_free(&t);
@@ -1353,7 +1356,7 @@ static void *check_thread(void *arg)
 static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                               const lab_files *f)
 {
-    progress(cfg, "[%s] checking the outputs against the CPU reference\n", spec->id);
+    progress(cfg, _("[%s] checking the outputs against the CPU reference\n"), spec->id);
     static check_job job;
     job = (check_job){
         .cfg = cfg, .spec = spec, .f = f, .clean = !o->run_problem[0] && o->guards_intact};
@@ -1395,7 +1398,7 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     if (!recorded || o->refused[0])
         return;
     if (prepare_replays(spec, o, f, image, image_size) != 0) {
-        snprintf(o->run_problem, sizeof o->run_problem, "cannot prepare the replays' folder");
+        snprintf(o->run_problem, sizeof o->run_problem, _("cannot prepare the replays' folder"));
         return;
     }
     t = rn_now_s();
@@ -1504,14 +1507,14 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     void *image = NULL;
     size_t image_size = 0;
     if (make_dir(workdir) != 0) {
-        o->compile_log = strdup("cannot create the work directory\n");
+        o->compile_log = strdup(_("cannot create the work directory\n"));
     } else if (isolate_source(cfg, spec, source, &f, o) == 0 &&
                compile_kernel(cfg, spec, o, &f) == 0) {
         /* The device code, kept in the grader's memory before any student code runs. */
         image = wi_read_bytes(fatbin, (size_t)64 << 20, &image_size, why, sizeof why);
         if (!image)
             snprintf(o->run_problem, sizeof o->run_problem,
-                     "nvcc left no device code to replay ('%.400s')", fatbin);
+                     _("nvcc left no device code to replay ('%.400s')"), fatbin);
         else
             run_compiled(cfg, spec, o, &f, image, image_size);
     }

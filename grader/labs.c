@@ -1,5 +1,6 @@
 /* labs.c - the table of labs (from labs/labs.def) and what every spec shares. See lab.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "i18n.h"
 #include "lab.h"
 #include "wire.h"
 
@@ -50,16 +51,16 @@ void *lab_load_output(const char *workdir, const char *name, size_t bytes, char 
     if (!buf) {
         struct stat st;
         if (lstat(path, &st) != 0)
-            snprintf(why, why_size, "the kernel's run saved no '%s'", name);
+            snprintf(why, why_size, _("the kernel's run saved no '%s'"), name);
         else if (S_ISREG(st.st_mode))
-            snprintf(why, why_size, "'%s' holds %lld bytes, expected %zu", name,
+            snprintf(why, why_size, _("'%s' holds %lld bytes, expected %zu"), name,
                      (long long)st.st_size, bytes);
         else
-            snprintf(why, why_size, "'%s' is not a regular file", name);
+            snprintf(why, why_size, _("'%s' is not a regular file"), name);
         return NULL;
     }
     if (size != bytes) {
-        snprintf(why, why_size, "'%s' holds %zu bytes, expected %zu", name, size, bytes);
+        snprintf(why, why_size, _("'%s' holds %zu bytes, expected %zu"), name, size, bytes);
         free(buf);
         return NULL;
     }
@@ -78,7 +79,7 @@ void lab_compare(lab_check *out, FILE *details, const char *name, const float *g
     if (details) {
         cmp_describe(details, name, &res, cols, tol);
         if (unwritten)
-            fprintf(details, "%zu of them were never written (they still hold the poison NaN)\n",
+            fprintf(details, _("%zu of them were never written (they still hold the poison NaN)\n"),
                     unwritten);
     }
 }

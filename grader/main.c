@@ -26,6 +26,7 @@
 #include "course.h"
 #endif
 #include "cli.h"
+#include "i18n.h"
 #include "doctor.h"
 #include "exit_codes.h"
 #include "explore.h"
@@ -50,7 +51,7 @@
 static void die(int status, const char *msg, const char *arg)
 {
     fprintf(stderr, "grade: ");
-    fprintf(stderr, msg, arg);
+    fprintf(stderr, _(msg), arg); /* xgettext -kdie:2 */
     fputc('\n', stderr);
     exit(status);
 }
@@ -109,7 +110,7 @@ static int cmd_list(session *s)
         const lab_spec *s = lab_table[i];
         char name[64];
         snprintf(name, sizeof name, "%s-%s", s->id, s->slug);
-        printf("%-22s %s\n", name, s->summary);
+        printf("%-22s %s\n", name, _(s->summary));
     }
     return CL_EXIT_OK;
 }
@@ -126,12 +127,12 @@ static int stem_length(const char *path)
 static void figure_written(int rc, const char *dot_path, const char *svg_path)
 {
     if (rc == 0)
-        fprintf(stderr, "grade: drew '%s' (Graphviz source '%s')\n", svg_path, dot_path);
+        fprintf(stderr, _("grade: drew '%s' (Graphviz source '%s')\n"), svg_path, dot_path);
     else if (rc == 1)
-        fprintf(stderr, "grade: wrote '%s'; install Graphviz and run 'dot -Tsvg %s -o %s'\n",
+        fprintf(stderr, _("grade: wrote '%s'; install Graphviz and run 'dot -Tsvg %s -o %s'\n"),
                 dot_path, dot_path, svg_path);
     else
-        fprintf(stderr, "grade: cannot write the figure '%s'\n", dot_path);
+        fprintf(stderr, _("grade: cannot write the figure '%s'\n"), dot_path);
 }
 
 static int cmd_model(session *s)
@@ -149,7 +150,7 @@ static int cmd_model(session *s)
     snprintf(dot_path, sizeof dot_path, "%s", opt->figure ? opt->figure : "model.dot");
     snprintf(svg_path, sizeof svg_path, "%.*s.svg", stem_length(dot_path), dot_path);
     char title[128];
-    snprintf(title, sizeof title, "one warp request, %u B per lane", req.size);
+    snprintf(title, sizeof title, _("one warp request, %u B per lane"), req.size);
     figure_written(md_figure(&req, title, dot_path, svg_path), dot_path, svg_path);
     return CL_EXIT_OK;
 }
@@ -171,7 +172,7 @@ static void explain(const oc_outcome *o)
     char dot_path[64], svg_path[64], title[1400];
     snprintf(dot_path, sizeof dot_path, "explain-%s.dot", o->spec->id);
     snprintf(svg_path, sizeof svg_path, "explain-%s.svg", o->spec->id);
-    snprintf(title, sizeof title, "lab %s, %s:%u (%s): one sampled warp", o->spec->id, b->file,
+    snprintf(title, sizeof title, _("lab %s, %s:%u (%s): one sampled warp"), o->spec->id, b->file,
              b->line, b->is_store ? "store" : "load");
     figure_written(md_figure(&req, title, dot_path, svg_path), dot_path, svg_path);
 }
@@ -296,16 +297,16 @@ static int gpu_ready(session *s, di_info *dev)
     int confined = 0;
     int gpu = gr_probe(&s->cfg, dir, dev, &confined, why, sizeof why);
     if (gpu < 0)
-        fprintf(stderr, "grade: cannot run the grading child: %s\n", why);
+        fprintf(stderr, _("grade: cannot run the grading child: %s\n"), why);
     else if (gpu > 0)
         no_gpu(why);
     s->cfg.confine_recording = confined;
     if (gpu == 0)
         s->slots = pool_slots(dev);
     if (gpu == 0 && !confined && sb_abi() > 0)
-        fprintf(stderr, "grade: warning: the GPU does not start inside the recording's sandbox "
-                        "on this machine, so the student's host code runs unconfined (see "
-                        "'grade --doctor')\n");
+        fprintf(stderr, _("grade: warning: the GPU does not start inside the recording's sandbox "
+                          "on this machine, so the student's host code runs unconfined (see "
+                          "'grade --doctor')\n"));
     /* nvcc's "native" asks the driver, which the compile's sandbox keeps out of reach (it
      * would quietly build for nvcc's default architecture instead): the probe's answer is
      * given to it. */
@@ -330,19 +331,19 @@ static void explore_written(const lab_spec *spec, const char *csv)
     int stem = stem_length(csv);
     snprintf(gp, sizeof gp, "%.*s.gp", stem, csv);
     snprintf(svg, sizeof svg, "%.*s.svg", stem, csv);
-    fprintf(stderr, "grade: wrote '%s'", csv);
+    fprintf(stderr, _("grade: wrote '%s'"), csv);
     if (!spec->explore_plot) {
         fputc('\n', stderr);
         return;
     }
     int plot = gr_explore_plot(spec, csv, gp, svg, why, sizeof why);
     if (plot == 0)
-        fprintf(stderr, ", the figure '%s' and its gnuplot script '%s'\n", svg, gp);
+        fprintf(stderr, _(", the figure '%s' and its gnuplot script '%s'\n"), svg, gp);
     else if (plot == 1)
-        fprintf(stderr, " and '%s'; install gnuplot and run 'gnuplot %s' to draw '%s'\n", gp, gp,
+        fprintf(stderr, _(" and '%s'; install gnuplot and run 'gnuplot %s' to draw '%s'\n"), gp, gp,
                 svg);
     else
-        fprintf(stderr, "; no figure: %s\n", why);
+        fprintf(stderr, _("; no figure: %s\n"), why);
 }
 
 static int cmd_explore(session *s)
@@ -360,7 +361,7 @@ static int cmd_explore(session *s)
     fputs(table ? table : "", stdout);
     free(table);
     if (rc != 0) {
-        fprintf(stderr, "grade: the explore run failed: %s\n", why);
+        fprintf(stderr, _("grade: the explore run failed: %s\n"), why);
         return CL_EXIT_ENV;
     }
     explore_written(spec, written);
@@ -526,11 +527,11 @@ static int lab_ended(void *ctx, size_t i, int status)
         o->hint[0] = '\0';
         char how[64];
         if (status < 0)
-            snprintf(how, sizeof how, "it was killed");
+            snprintf(how, sizeof how, _("it was killed"));
         else if (status > 0)
-            snprintf(how, sizeof how, "it exited %d", status);
+            snprintf(how, sizeof how, _("it exited %d"), status);
         else
-            snprintf(how, sizeof how, "it left no outcome");
+            snprintf(how, sizeof how, _("it left no outcome"));
         snprintf(o->reason, sizeof o->reason,
                  "the grader's process for this lab ended before it was done (%s): a fault of the "
                  "grader, not of the kernel; grade the lab again, alone (GRADE_JOBS=1)",
@@ -573,7 +574,7 @@ static int cmd_grade(session *s)
         return CL_EXIT_ENV;
     choose_cache(s, 1);
     if (opt->format == CLI_TEXT)
-        fprintf(out, "grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
+        fprintf(out, _("grading on %s (compute capability %d.%d), seed %llu\n"), dev.name,
                 dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
     oc_outcome *outcomes = calloc(s->nlabs, sizeof *outcomes);
     if (!outcomes)
@@ -637,21 +638,23 @@ static int cmd_bench(session *s)
     rp_bench_table(s->out, csv, &b);
     int failed = fclose(csv) != 0;
     if (failed)
-        fprintf(stderr, "grade: cannot write '%s'\n", csv_path);
+        fprintf(stderr, _("grade: cannot write '%s'\n"), csv_path);
     else
-        fprintf(stderr, "grade: wrote '%s'\n", csv_path);
+        fprintf(stderr, _("grade: wrote '%s'\n"), csv_path);
     for (size_t i = 0; i < 3 * s->nlabs; ++i)
         oc_free(&o[i]);
     free(o);
     return failed ? CL_EXIT_ENV : CL_EXIT_OK;
 }
 
+#ifdef CL_HAVE_BATCH
 /* Rows of several students side by side only where no student's recording can signal another's
  * grading (Landlock ABI 6 scopes signals to the sandbox): one after another elsewhere. */
 static unsigned batch_slots(const session *s)
 {
     return s->cfg.confine_recording && sb_abi() >= 6 ? s->slots : 1;
 }
+#endif
 
 /* --submissions DIR: every student's labs, into a gradebook and feedback files (batch.h). */
 static int cmd_batch(session *s)
@@ -662,7 +665,7 @@ static int cmd_batch(session *s)
     if (!gpu_ready(s, &dev))
         return CL_EXIT_ENV;
     if (!opt->quiet)
-        fprintf(stderr, "grade: grading on %s (compute capability %d.%d), seed %llu\n", dev.name,
+        fprintf(stderr, _("grade: grading on %s (compute capability %d.%d), seed %llu\n"), dev.name,
                 dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
     bt_options bo = {.submissions = opt->submissions,
                      .out = opt->output ? opt->output : "grades",
@@ -768,23 +771,34 @@ static int run_with_children(session *s, int (*run)(session *s))
     if (s->out != stdout) {
         fclose(s->out);
         if (write_whole(opt->output, s->report, s->report_size) != 0) {
-            fprintf(stderr, "grade: cannot write '%s'\n", opt->output);
+            fprintf(stderr, _("grade: cannot write '%s'\n"), opt->output);
             status = CL_EXIT_ENV;
         }
         free(s->report);
     }
     if (opt->keep)
-        fprintf(stderr, "grade: kept the work folder '%s'\n", s->base);
+        fprintf(stderr, _("grade: kept the work folder '%s'\n"), s->base);
     else
         gr_remove_tree(s->base);
     free(s->labs);
     return status;
 }
 
+/* --lang's value, read before anything is printed (the parser's errors are translated too). */
+static const char *lang_option(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; ++i)
+        if (!strcmp(argv[i], "--lang"))
+            return argv[i + 1];
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     cli_options opt;
     char err[512];
+    if (i18n_setup(lang_option(argc, argv), "/proc/self/exe") != 0)
+        die(CL_EXIT_USAGE, "%s", "--lang is en or zh");
     if (cli_parse(argc, argv, &opt, err, sizeof err) != 0)
         die(CL_EXIT_USAGE, "%s", err);
     /* Whatever a child leaves running comes back to us, to be stopped (runner.h). */

@@ -1,6 +1,8 @@
 /* model.c - see model.h. */
 #include "model.h"
 
+#include "i18n.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,14 @@
 #include "hints.h"
 #include "runner.h"
 #include "warpfig.h"
+
+/* A line of the model's table: its label, translated and padded to 30 columns. */
+static void row(FILE *out, const char *label)
+{
+    fputs("  ", out);
+    i18n_pad(out, label, 30);
+    fputc(' ', out);
+}
 
 /* A load or store of size bytes must start at a multiple of size: the GPU faults otherwise
  * ("misaligned address"), so such a request is refused rather than costed. */
@@ -17,9 +27,9 @@ static int aligned(const cl_request *req, char *err, size_t err_size)
     if (lane < 0)
         return 0;
     snprintf(err, err_size,
-             "lane %d's address is %llu bytes past a multiple of %u: a %u-byte access there "
-             "faults on the GPU (misaligned address); start every lane at a multiple of %u "
-             "(--offset, --stride, --addresses)",
+             _("lane %d's address is %llu bytes past a multiple of %u: a %u-byte access there "
+               "faults on the GPU (misaligned address); start every lane at a multiple of %u "
+               "(--offset, --stride, --addresses)"),
              lane, (unsigned long long)(req->addr[lane] % req->size), req->size, req->size,
              req->size);
     return 2;
@@ -43,11 +53,11 @@ int md_request(const cli_options *o, cl_request *req, char *err, size_t err_size
         errno = 0;
         unsigned long long a = strtoull(p, &end, 0);
         if (errno || end == p || (*end && *end != ',')) {
-            snprintf(err, err_size, "cannot read the address list at '%s'", p);
+            snprintf(err, err_size, _("cannot read the address list at '%s'"), p);
             return 2;
         }
         if (lane == CL_WARP_SIZE) {
-            snprintf(err, err_size, "more than %d addresses: a warp has %d lanes", CL_WARP_SIZE,
+            snprintf(err, err_size, _("more than %d addresses: a warp has %d lanes"), CL_WARP_SIZE,
                      CL_WARP_SIZE);
             return 2;
         }
@@ -57,7 +67,7 @@ int md_request(const cli_options *o, cl_request *req, char *err, size_t err_size
         p = *end ? end + 1 : end;
     }
     if (!lane) {
-        snprintf(err, err_size, "--addresses needs at least one address");
+        snprintf(err, err_size, "%s", _("--addresses needs at least one address"));
         return 2;
     }
     return aligned(req, err, err_size);
@@ -67,22 +77,29 @@ void md_print(FILE *out, const cl_request *req)
 {
     cl_cost c;
     if (cl_request_cost(req, &c) != 0) {
-        fprintf(out, "not a valid request\n");
+        fputs(_("not a valid request\n"), out);
         return;
     }
     cl_tally t = {0};
     cl_tally_add(&t, &c);
-    fprintf(out, "one warp request: %u active lanes, %u bytes each\n", c.active_lanes, req->size);
-    fprintf(out, "  %-30s %6u\n", "32-byte sectors touched", c.sectors);
-    fprintf(out, "  %-30s %6u\n", "128-byte lines touched", c.lines);
-    fprintf(out, "  %-30s %6u\n", "bytes asked for (unique)", c.unique_bytes);
-    fprintf(out, "  %-30s %6u\n", "sectors that would carry them", c.ideal_sectors);
-    fprintf(out, "  %-30s %5.1f%%  (ideal / touched; a broadcast is 100%%)\n", "efficiency",
+    fprintf(out, _("one warp request: %u active lanes, %u bytes each\n"), c.active_lanes,
+            req->size);
+    row(out, _("32-byte sectors touched"));
+    fprintf(out, "%6u\n", c.sectors);
+    row(out, _("128-byte lines touched"));
+    fprintf(out, "%6u\n", c.lines);
+    row(out, _("bytes asked for (unique)"));
+    fprintf(out, "%6u\n", c.unique_bytes);
+    row(out, _("sectors that would carry them"));
+    fprintf(out, "%6u\n", c.ideal_sectors);
+    row(out, _("efficiency"));
+    fprintf(out, _("%5.1f%%  (ideal / touched; a broadcast is 100%%)\n"),
             100 * cl_tally_efficiency(&t));
-    fprintf(out, "  %-30s %5.1f%%  (unique bytes / (32 x sectors), as Nsight Compute)\n",
-            "bytes per sector", 100 * cl_tally_bytes_per_sector(&t));
+    row(out, _("bytes per sector"));
+    fprintf(out, _("%5.1f%%  (unique bytes / (32 x sectors), as Nsight Compute)\n"),
+            100 * cl_tally_bytes_per_sector(&t));
     char hint[600];
-    hn_signature("This request", c.sectors, c.unique_bytes, hint, sizeof hint);
+    hn_signature(_("This request"), c.sectors, c.unique_bytes, hint, sizeof hint);
     if (*hint)
         fprintf(out, "  %s\n", hint);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "wire.h"
 
 const char *rp_verdict_word(oc_verdict v)
@@ -14,40 +15,30 @@ const char *rp_verdict_word(oc_verdict v)
     return words[v];
 }
 
+/* A report line's label, translated and padded to 12 columns: for "  %-12s " formats, whose
+ * padding counts bytes, not columns. Each call has a buffer of its own, four in turn. */
+static const char *L(const char *label)
+{
+    static char bufs[4][96];
+    static int next;
+    char *b = bufs[next++ % 4];
+    const char *t = *label ? _(label) : "";
+    int pad = 12 - i18n_width(t);
+    snprintf(b, sizeof bufs[0], "%s%*s", t, pad > 0 ? pad : 0, "");
+    return b;
+}
+
 /* Prints text wrapped at 78 columns, every line after the first indented by indent spaces. */
 static void wrapped(FILE *out, const char *text, int indent, int first_col)
 {
-    int col = first_col;
-    const char *p = text;
-    while (*p) {
-        if (*p == '\n') {
-            fprintf(out, "\n%*s", indent, "");
-            col = indent;
-            ++p;
-            continue;
-        }
-        size_t word = strcspn(p, " \n");
-        if (col > indent && col + (int)word > 78) {
-            fprintf(out, "\n%*s", indent, "");
-            col = indent;
-        }
-        fprintf(out, "%.*s", (int)word, p);
-        col += (int)word;
-        p += word;
-        if (*p == ' ') {
-            fputc(' ', out);
-            ++col;
-            ++p;
-        }
-    }
-    fputc('\n', out);
+    i18n_wrap(out, text, indent, first_col);
 }
 
 static void engine_line(FILE *out, const char *label, const oc_traffic *t, double eff, double need)
 {
-    fprintf(out, "  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %s\n", label, 100 * eff,
-            t->requests > 0 ? t->sectors / t->requests : 0.0, 100 * need,
-            eff >= need ? "ok" : "too low");
+    fprintf(out, _("  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %s\n"), L(label),
+            100 * eff, t->requests > 0 ? t->sectors / t->requests : 0.0, 100 * need,
+            eff >= need ? _("ok") : _("too low"));
 }
 
 static void indented_block(FILE *out, const char *text, size_t max_lines)
@@ -64,7 +55,7 @@ static void indented_block(FILE *out, const char *text, size_t max_lines)
         ++lines;
     }
     if (*p)
-        fprintf(out, "    | ... (cut; the rest is in the JSON report)\n");
+        fputs(_("    | ... (cut; the rest is in the JSON report)\n"), out);
 }
 
 /* Whether the graded efficiency came from the trace engine. */
@@ -75,9 +66,10 @@ static int by_trace(const oc_outcome *o)
 
 static void tally_line(FILE *out, const char *label, const cl_tally *t, double eff, double need)
 {
-    fprintf(out, "  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %-7s  Nsight %.1f%%\n",
-            label, 100 * eff, cl_tally_sectors_per_request(t), 100 * need,
-            eff >= need ? "ok" : "too low", 100 * cl_tally_bytes_per_sector(t));
+    fprintf(out,
+            _("  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %-7s  Nsight %.1f%%\n"),
+            L(label), 100 * eff, cl_tally_sectors_per_request(t), 100 * need,
+            eff >= need ? _("ok") : _("too low"), 100 * cl_tally_bytes_per_sector(t));
 }
 
 /* Says when an efficiency shown is the one against the task's least traffic. */
@@ -85,10 +77,10 @@ static void task_note(FILE *out, const oc_outcome *o)
 {
     if (!o->load_by_task && !o->store_by_task)
         return;
-    fprintf(out, "  %-12s ", "");
+    fprintf(out, _("  %-12s "), "");
     wrapped(out,
-            "counted against the least traffic the task needs: the kernels' requests that waste "
-            "nothing (a word read again) do not make up for the sectors the others waste",
+            _("counted against the least traffic the task needs: the kernels' requests that waste "
+              "nothing (a word read again) do not make up for the sectors the others waste"),
             15, 15);
 }
 
@@ -96,37 +88,39 @@ static void task_note(FILE *out, const oc_outcome *o)
 static void trace_lines(FILE *out, const oc_outcome *o)
 {
     const lab_spec *s = o->spec;
-    tally_line(out, "loads", &o->trace_loads, o->load_eff, s->min_load_eff);
-    tally_line(out, "stores", &o->trace_stores, o->store_eff, s->min_store_eff);
+    tally_line(out, N_("loads"), &o->trace_loads, o->load_eff, s->min_load_eff);
+    tally_line(out, N_("stores"), &o->trace_stores, o->store_eff, s->min_store_eff);
     task_note(out, o);
-    char warps[32] = "every warp";
+    char warps[64];
+    snprintf(warps, sizeof warps, "%s", _("every warp"));
     if (o->trace_sample > 1)
-        snprintf(warps, sizeof warps, "1 warp in %u", o->trace_sample);
-    fprintf(out, "  %-12s trace (Compute Sanitizer), %s, %.0f requests traced%s\n", "measured by",
-            warps, o->trace_records,
-            o->trace_dropped > 0 ? " (buffer full: scaled up to the whole run)" : "");
+        snprintf(warps, sizeof warps, _("1 warp in %u"), o->trace_sample);
+    fprintf(out, _("  %-12s trace (Compute Sanitizer), %s, %.0f requests traced%s\n"),
+            L(N_("measured by")), warps, o->trace_records,
+            o->trace_dropped > 0 ? _(" (buffer full: scaled up to the whole run)") : "");
     if (o->trace_smaller && s->trace_size_text) {
-        fprintf(out, "  %-12s ", "");
-        wrapped(out, s->trace_size_text, 15, 15);
+        fprintf(out, _("  %-12s "), "");
+        wrapped(out, _(s->trace_size_text), 15, 15);
     }
     if (o->disagreement[0])
-        fprintf(out, "  %-12s ENGINES DISAGREE: %s\n", "", o->disagreement);
+        fprintf(out, _("  %-12s ENGINES DISAGREE: %s\n"), "", o->disagreement);
     else if (o->counters == OC_ENGINE_OK && o->trace_smaller)
-        fprintf(out, "  %-12s counters agree, at full size: %.1f and %.1f sectors/request\n", "",
+        fprintf(out, _("  %-12s counters agree, at full size: %.1f and %.1f sectors/request\n"), "",
                 o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
                 o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
     else if (o->counters == OC_ENGINE_OK)
-        fprintf(out, "  %-12s counters agree: %.1f and %.1f sectors/request\n", "",
+        fprintf(out, _("  %-12s counters agree: %.1f and %.1f sectors/request\n"), "",
                 o->load.requests > 0 ? o->load.sectors / o->load.requests : 0.0,
                 o->store.requests > 0 ? o->store.sectors / o->store.requests : 0.0);
     const oc_worst *b = o->blamed;
     if (b && b->tally.sectors > b->tally.ideal_sectors) {
         const cl_tally *w = &b->tally;
-        fprintf(out, "  %-12s %s:%u  %s of %u B, %.1f sectors/request, %.1f%%\n", "worst line",
-                b->file[0] ? b->file : "?", b->line, b->is_store ? "store" : "load", b->size,
-                cl_tally_sectors_per_request(w), 100 * cl_tally_efficiency(w));
+        fprintf(out, _("  %-12s %s:%u  %s of %u B, %.1f sectors/request, %.1f%%\n"),
+                L(N_("worst line")), b->file[0] ? b->file : "?", b->line,
+                b->is_store ? _("store") : _("load"), b->size, cl_tally_sectors_per_request(w),
+                100 * cl_tally_efficiency(w));
         if (b->text[0])
-            fprintf(out, "  %-12s   %s\n", "", b->text);
+            fprintf(out, _("  %-12s   %s\n"), "", b->text);
     }
 }
 
@@ -135,36 +129,38 @@ static void stage_lines(FILE *out, const oc_outcome *o)
 {
     switch (o->stage) {
     case OC_STAGE_BUILD:
-        fprintf(out, "  %-12s does not compile:\n", "build");
+        fprintf(out, _("  %-12s does not compile:\n"), L(N_("build")));
         indented_block(out, o->compile_log ? o->compile_log : "", 20);
         break;
     case OC_STAGE_CONTRACT:
-        fprintf(out, "  %-12s FAIL  ", "launcher");
+        fprintf(out, _("  %-12s FAIL  "), L(N_("launcher")));
         wrapped(out, o->refused, 21, 21);
         break;
     case OC_STAGE_RUN:
-        fprintf(out, "  %-12s %s\n", "run", o->run_problem[0] ? o->run_problem : "no result");
+        fprintf(out, _("  %-12s %s\n"), L(N_("run")),
+                o->run_problem[0] ? o->run_problem : "no result");
         if (o->run_log && *o->run_log)
             indented_block(out, o->run_log, 12);
         break;
     case OC_STAGE_GUARDS:
-        fprintf(out, "  %-12s FAIL  %s\n", "correctness",
-                o->oob_reads > 0 ? "read outside its arrays" : "wrote outside the output array");
+        fprintf(out, _("  %-12s FAIL  %s\n"), L(N_("correctness")),
+                o->oob_reads > 0 ? _("read outside its arrays")
+                                 : _("wrote outside the output array"));
         break;
     case OC_STAGE_OUTPUTS:
-        fprintf(out, "  %-12s FAIL  %s\n", "correctness", o->check.details);
+        fprintf(out, _("  %-12s FAIL  %s\n"), L(N_("correctness")), o->check.details);
         break;
     default:
-        fprintf(out, "  %-12s %s  ", "correctness", o->check.passed ? "ok  " : "FAIL");
+        fprintf(out, _("  %-12s %s  "), L(N_("correctness")), o->check.passed ? "ok  " : "FAIL");
         if (o->check_at[0])
-            fprintf(out, "at %s: ", o->check_at);
+            fprintf(out, _("at %s: "), o->check_at);
         wrapped(out, o->check.summary, 21, 21);
         if (!o->check.passed)
             indented_block(out, o->check.details, 10);
         else if (o->shapes_checked > 1)
             fprintf(out,
-                    "%21sand right at %u smaller sizes too (one element, partial warps, "
-                    "odd sizes)\n",
+                    _("%21sand right at %u smaller sizes too (one element, partial warps, "
+                      "odd sizes)\n"),
                     "", o->shapes_checked - 1);
     }
 }
@@ -176,22 +172,22 @@ static void coalescing_lines(FILE *out, const oc_outcome *o)
     if (o->efficiency_measured && by_trace(o)) {
         trace_lines(out, o);
     } else if (o->efficiency_measured) {
-        engine_line(out, "loads", &o->load, o->load_eff, s->min_load_eff);
-        engine_line(out, "stores", &o->store, o->store_eff, s->min_store_eff);
+        engine_line(out, N_("loads"), &o->load, o->load_eff, s->min_load_eff);
+        engine_line(out, N_("stores"), &o->store, o->store_eff, s->min_store_eff);
         task_note(out, o);
         fprintf(out,
-                "  %-12s hardware counters (CUPTI): useful bytes / (32 x sectors), as "
-                "Nsight Compute\n",
-                "measured by");
+                _("  %-12s hardware counters (CUPTI): useful bytes / (32 x sectors), as "
+                  "Nsight Compute\n"),
+                L(N_("measured by")));
         if (o->counters_kernels[0])
-            fprintf(out, "  %-12s %s\n", "kernels", o->counters_kernels);
+            fprintf(out, _("  %-12s %s\n"), L(N_("kernels")), o->counters_kernels);
     }
     if (o->trace != OC_ENGINE_NOT_RUN && o->trace != OC_ENGINE_OK) {
-        fprintf(out, "  %-12s not run: ", "trace");
+        fprintf(out, _("  %-12s not run: "), L(N_("trace")));
         wrapped(out, o->trace_why, 15, 29);
     }
     if (o->counters != OC_ENGINE_NOT_RUN && o->counters != OC_ENGINE_OK) {
-        fprintf(out, "  %-12s not read: ", "counters");
+        fprintf(out, _("  %-12s not read: "), L(N_("counters")));
         wrapped(out, o->counters_why, 15, 30);
     }
 }
@@ -210,39 +206,40 @@ static void timing_lines(FILE *out, const oc_outcome *o)
     if (o->timed && o->ceiling_bytes_per_s > 0) {
         char peak[64] = "";
         if (o->peak_bytes_per_s > 0)
-            snprintf(peak, sizeof peak, "; peak %.0f GB/s", o->peak_bytes_per_s / 1e9);
+            snprintf(peak, sizeof peak, _("; peak %.0f GB/s"), o->peak_bytes_per_s / 1e9);
         fprintf(out,
-                "  %-12s %.0f GB/s, %.0f%% of this GPU's ceiling (%.0f GB/s, its best copy%s); "
-                "%.3f ms  (shown, not graded)\n",
-                "bandwidth", o->student_bytes_per_s / 1e9,
+                _("  %-12s %.0f GB/s, %.0f%% of this GPU's ceiling (%.0f GB/s, its best copy%s); "
+                  "%.3f ms  (shown, not graded)\n"),
+                L(N_("bandwidth")), o->student_bytes_per_s / 1e9,
                 100 * o->student_bytes_per_s / o->ceiling_bytes_per_s, o->ceiling_bytes_per_s / 1e9,
                 peak, o->student_ms);
     } else if (o->timed) {
         fprintf(out,
-                "  %-12s %.0f GB/s; %.3f ms  (shown, not graded; no ceiling: no room for its "
-                "copies)\n",
-                "bandwidth", o->student_bytes_per_s / 1e9, o->student_ms);
+                _("  %-12s %.0f GB/s; %.3f ms  (shown, not graded; no ceiling: no room for its "
+                  "copies)\n"),
+                L(N_("bandwidth")), o->student_bytes_per_s / 1e9, o->student_ms);
     }
     if (o->timed && in_cache(o))
         fprintf(out,
-                "  %-12s its %.0f MB fit in %dx this GPU's %.0f MB L2: the time partly measures "
-                "the cache\n",
+                _("  %-12s its %.0f MB fit in %dx this GPU's %.0f MB L2: the time partly measures "
+                  "the cache\n"),
                 "", o->useful_bytes / 1e6, WI_WORKING_SET_L2S, (double)o->l2_bytes / 1e6);
     if (s->report_bank_conflicts && o->counters == OC_ENGINE_OK)
         fprintf(out,
-                "  %-12s %.2f bank conflicts per shared load, %.2f per shared store  (shown, "
-                "not graded)\n",
-                "shared mem",
+                _("  %-12s %.2f bank conflicts per shared load, %.2f per shared store  (shown, "
+                  "not graded)\n"),
+                L(N_("shared mem")),
                 o->shared_ld_requests > 0 ? o->shared_ld_conflicts / o->shared_ld_requests : 0.0,
                 o->shared_st_requests > 0 ? o->shared_st_conflicts / o->shared_st_requests : 0.0);
     if (s->points_speed > 0 && o->speedup > 0 && o->stage > OC_STAGE_CORRECTNESS) {
         char rate[64] = "";
         if (s->flop > 0)
             snprintf(rate, sizeof rate, " (%.0f GFLOP/s)", s->flop / (o->student_ms * 1e6));
-        fprintf(out, "  %-12s %.2fx %s: %.3f ms%s against %.3f ms, same run  (need >= %.2fx)  %s\n",
-                "speed", o->speedup, s->baseline_text ? s->baseline_text : "the baseline",
-                o->student_ms, rate, o->baseline_ms, s->min_speedup,
-                o->speedup >= s->min_speedup ? "ok" : "too slow");
+        fprintf(
+            out, _("  %-12s %.2fx %s: %.3f ms%s against %.3f ms, same run  (need >= %.2fx)  %s\n"),
+            L(N_("speed")), o->speedup, s->baseline_text ? _(s->baseline_text) : _("the baseline"),
+            o->student_ms, rate, o->baseline_ms, s->min_speedup,
+            o->speedup >= s->min_speedup ? _("ok") : _("too slow"));
     }
 }
 
@@ -250,29 +247,30 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
 {
     const lab_spec *s = o->spec;
     char head[128];
-    snprintf(head, sizeof head, "lab %s %s: %s", s->id, s->slug, s->title);
-    fprintf(out, "\n%-58s %-10s %3d/%d\n", head, rp_verdict_word(o->verdict), o->score,
-            o->max_score);
-    fprintf(out, "  %-12s %s", "kernel", o->kernel_path);
+    snprintf(head, sizeof head, _("lab %s %s: %s"), s->id, s->slug, _(s->title));
+    fputc('\n', out);
+    i18n_pad(out, head, 58);
+    fprintf(out, " %-10s %3d/%d\n", rp_verdict_word(o->verdict), o->score, o->max_score);
+    fprintf(out, _("  %-12s %s"), L(N_("kernel")), o->kernel_path);
     if (o->compiled)
         if (o->compile_cached)
-            fprintf(out, "  (compiled before: the same file, flags and toolkit)\n");
+            fputs(_("  (compiled before: the same file, flags and toolkit)\n"), out);
         else
-            fprintf(out, "  (compiled in %.1f s)\n", o->compile_s);
+            fprintf(out, _("  (compiled in %.1f s)\n"), o->compile_s);
     else
         fputs("\n", out);
     stage_lines(out, o);
     coalescing_lines(out, o);
     timing_lines(out, o);
-    fprintf(out, "  %-12s ", "verdict");
+    fprintf(out, _("  %-12s "), L(N_("verdict")));
     wrapped(out, o->reason, 15, 15);
     if (o->hint[0]) {
-        fprintf(out, "  %-12s ", "hint");
+        fprintf(out, _("  %-12s "), L(N_("hint")));
         wrapped(out, o->hint, 15, 15);
     }
     if (o->verdict != OC_PASS)
-        fprintf(out, "  %-12s handouts/%s-%s.md; then make -f Makefile.student grade LAB=%s\n",
-                "next", s->id, s->slug, s->id);
+        fprintf(out, _("  %-12s handouts/%s-%s.md; then make -f Makefile.student grade LAB=%s\n"),
+                L(N_("next")), s->id, s->slug, s->id);
 }
 
 rp_counts rp_count(const oc_outcome *outcomes, size_t n)
@@ -291,9 +289,9 @@ void rp_text_summary(FILE *out, const oc_outcome *outcomes, size_t n)
     rp_counts c = rp_count(outcomes, n);
     fputc('\n', out);
     if (c.skipped)
-        fprintf(out, "%zu passed, %zu failed, %zu skipped\n", c.passed, c.failed, c.skipped);
+        fprintf(out, _("%zu passed, %zu failed, %zu skipped\n"), c.passed, c.failed, c.skipped);
     else
-        fprintf(out, "%zu passed, %zu failed\n", c.passed, c.failed);
+        fprintf(out, _("%zu passed, %zu failed\n"), c.passed, c.failed);
 }
 
 static const char *engine_word(oc_engine_state s)

@@ -4,6 +4,7 @@
  * still uses what the running kernel offers (the ABI is asked for at run time).
  */
 #define _GNU_SOURCE
+#include "i18n.h"
 #include "sandbox.h"
 
 #include <errno.h>
@@ -140,15 +141,16 @@ void sb_describe(char *buf, unsigned long size)
     int abi = sb_abi();
     if (abi == 0)
         snprintf(buf, size,
-                 "none: this kernel offers no Landlock (Linux 5.13 or later, with landlock in "
-                 "its lsm= list), so the compile and the recording run unconfined");
+                 _("none: this kernel offers no Landlock (Linux 5.13 or later, with landlock in "
+                   "its lsm= list), so the compile and the recording run unconfined"));
     else
         snprintf(buf, size,
-                 "Landlock ABI %d: the compile reads only the system and the toolkit, the "
-                 "recording writes only its own folder%s",
+                 _("Landlock ABI %d: the compile reads only the system and the toolkit, the "
+                   "recording writes only its own folder%s"),
                  abi,
-                 abi >= 6 ? " and signals no process outside it"
-                          : " (Linux 6.12 or later would also keep it from signalling the grader)");
+                 abi >= 6
+                     ? _(" and signals no process outside it")
+                     : _(" (Linux 6.12 or later would also keep it from signalling the grader)"));
 }
 
 int sb_add(const char *list[SB_MAX_PATHS], const char *path)

@@ -14,7 +14,7 @@ if(TARGET PkgConfig::CMOCKA)
   add_executable(fake_child tests/unit/fake_child.c)
 
   set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis
-                    registry wire record sandbox ptxscan compile_cache pool)
+                    registry wire record sandbox ptxscan compile_cache pool i18n)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)
@@ -81,6 +81,18 @@ function(cl_python_test name script)
                    ${PROJECT_SOURCE_DIR}/tests/tools/${script} ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
 endfunction()
+# The grader speaks Chinese: every message translated, LANG and --lang obeyed (needs gettext).
+add_test(NAME unit_translations COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/translations.sh
+                                        ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+set_tests_properties(unit_translations PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+# The Chinese handouts say what the English say, section by section.
+cl_python_test(unit_zh_sync zh_sync.py ${PROJECT_SOURCE_DIR})
+add_test(NAME unit_zh_sync_planted COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/zh_sync_planted.sh
+                                           ${PROJECT_SOURCE_DIR})
+set_tests_properties(unit_zh_sync_planted PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+# The figures' Chinese renderings: every label of handouts/figures/*.dot translated in
+# po/figures-zh_CN.po, and every handouts/figures/zh/NAME.svg a Chinese handout shows there.
+cl_python_test(unit_zh_figures ../../tools/zh_figures.py check)
 # The HTML workbook renders, with every internal link and figure (needs pandoc).
 add_test(NAME unit_workbook COMMAND sh ${PROJECT_SOURCE_DIR}/tests/unit/workbook.sh
                                     ${PROJECT_SOURCE_DIR})

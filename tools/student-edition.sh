@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the student edition of the workbook: every file of the tree except the reference
 # solutions, the mutant submissions and CI, as a folder and a .tar.gz beside it. With
-# --no-answers the handouts' Predict answers are left out too (tools/answer-key.sh makes the
+# --no-answers the handouts' Predict answers (English and Chinese) are left out too (tools/answer-key.sh makes the
 # instructor's answer key from the full tree).
 #     tools/student-edition.sh [--no-answers] OUTDIR
 # Works from any copy of the tree and from any folder: in a git checkout it takes the files git
@@ -37,9 +37,13 @@ files | grep -v -e '^solutions/' -e '^tests/submissions/' -e '^\.ci/' |
     done
 if [ $answers = 0 ]; then
     # Each handout's Predict answers are one <details> block whose summary is "Answers".
-    for f in "$out"/handouts/0[1-9]-*.md; do
+    # The Chinese twins' fold is "答案", and their note is in Chinese.
+    for f in "$out"/handouts/0[1-9]-*.md "$out"/handouts/zh/0[1-9]-*.md; do
+        [ -f "$f" ] || continue
         awk 'held { if ($0 == "<summary>Answers</summary>") { skip = 1
                         print "*The answers to these questions are in your instructor'\''s answer key.*" }
+                    else if ($0 == "<summary>答案</summary>") { skip = 1
+                        print "*这些问题的答案在教师的答案集中。*" }
                     else print held_line; held = 0; if (skip) next }
              skip { if ($0 == "</details>") skip = 0; next }
              $0 == "<details>" { held = 1; held_line = $0; next }

@@ -358,6 +358,7 @@ static void *open_lab(const wk_job *job, const wk_lab *lab)
         fprintf(stderr, "out of host memory while setting up lab %s\n", job->lab);
         exit(CL_EXIT_IO);
     }
+    gl_phase("inputs");
     return state;
 }
 
@@ -399,6 +400,7 @@ static work open_work(const wk_job *job, const wk_lab *lab, void *state)
     w.run = rp_run;
     w.ctx = w.replay;
     w.reload = rp_reload;
+    gl_phase("load");
     return w;
 }
 
@@ -408,8 +410,10 @@ static void run_once(const wk_job *job, const wk_lab *lab, void *state, const wo
 {
     CL_CUDA_CHECK(w->run(w->ctx));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
+    gl_phase("launches");
     res->has_run = 1;
     res->run.guards_intact = lab->save(state, job);
+    gl_phase("save");
     res->run.launched = 1;
     res->run.useful_bytes = lab->useful_bytes(state);
 }
@@ -589,6 +593,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
         res->has_timing = 1;
         use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is timed */
         time_all(job, lab, state, &w, &res->timing);
+        gl_phase("timing");
         gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
         if (lab->reset) {
             lab->reset(state);
@@ -601,6 +606,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
     }
     rp_close(w.replay);
     lab->close(state);
+    gl_phase("close");
     for (unsigned k = 0; lab->shapes && k < lab->shapes->nchecks; ++k)
         run_check(job, lab, k);
     return 0;
@@ -632,6 +638,7 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     res->has_counters = 1;
     use_gpu(GL_EXCLUSIVE); /* the counters count the GPU's traffic: this kernel's alone */
     ct_profile(w.run, w.ctx, job->shared_counters ? CT_SHARED : CT_GLOBAL, &res->counters);
+    gl_phase("profile");
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
     write_result(job, res);
     if (res->counters.status == WI_ENGINE_OK) {
@@ -720,6 +727,11 @@ static int query_device(const wk_job *job, wi_result *res)
     return err;
 }
 
+static void phase_exit(void)
+{
+    gl_phase("exit");
+}
+
 int main(int argc, char **argv)
 {
     wi_args a;
@@ -733,6 +745,11 @@ int main(int argc, char **argv)
                   .no_timing = a.no_timing};
     static wi_result res;
     res.mode = a.mode;
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s %s", wi_mode_name(a.mode), a.lab ? a.lab : "-");
+    gl_tag(tag);
+    gl_phase("start");
+    atexit(phase_exit); /* registered first, so it runs last: after CUDA's own clean-up */
     if (a.gpu_lock) {
         gl_lock inherited;
         if (gl_parse(a.gpu_lock, &inherited) != 0)
@@ -742,13 +759,11 @@ int main(int argc, char **argv)
             return CL_EXIT_GPU_BUSY;
         }
         gl_close(&inherited);
-        char tag[64];
-        snprintf(tag, sizeof tag, "%s %s", wi_mode_name(a.mode), a.lab ? a.lab : "-");
-        gl_tag(tag);
         atexit(release_gpu);
         use_gpu(GL_SHARED);
     }
     int derr = query_device(&job, &res);
+    gl_phase("cuda-start");
     job.dev = res.device.info;
     if (a.mode == WI_PROBE)
         return 0;

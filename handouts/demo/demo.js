@@ -9,11 +9,30 @@
 // address (?view=layout&size=4&stride=128&offset=0&active=0xffffffff&rows=1024&major=column,
 // or ?view=report&report=URL) sets the first view and its inputs; the results are also written
 // as data- attributes of #cd-result, which tests/unit/demo.sh reads from a headless browser.
+//
+// Its words are gettext messages: each one marked _("..."), one literal, its numbers put in by
+// fmt() ({name} placeholders). xgettext takes them out into po/demo.pot, po/demo-zh_CN.po
+// translates them, and tools/demo/build.sh writes the translations into demo-catalogue.js
+// (CL_DEMO_CATALOGUE), loaded before this file. The language: ?lang= in the page's address, else
+// the page's own <html lang>; zh... is Chinese, anything else English.
 "use strict";
 
 (async function () {
   const root = document.getElementById("coalescing-demo");
   if (!root) return;
+  const q = new URLSearchParams(location.search);
+  const lang = (q.get("lang") || document.documentElement.lang || "").toLowerCase()
+    .startsWith("zh") ? "zh" : "en";
+  const catalogue = typeof CL_DEMO_CATALOGUE !== "undefined" && CL_DEMO_CATALOGUE[lang] || {};
+  const _ = (msgid) => catalogue[msgid] || msgid;
+  const fmt = (text, values) => // "{name}" in a message: values.name
+    text.replace(/\{(\w+)\}/g, (all, k) => (k in values ? values[k] : all));
+  if (lang === "zh") root.lang = "zh-CN"; // for the Chinese glyphs, also on an English page
+  const heading = document.getElementById("cd-title"); // the demo's own page (index.html)
+  if (heading) {
+    heading.textContent = document.title = _("One warp's memory request, live");
+    if (lang === "zh") heading.lang = "zh-CN";
+  }
   root.innerHTML = `
     <style>
       #coalescing-demo { font: 14px sans-serif; max-width: 980px; }
@@ -30,41 +49,46 @@
       #coalescing-demo .cd-label { font: 11px sans-serif; }
     </style>
     <div>
-      <button data-view-button="coalesced">coalesced</button>
-      <button data-view-button="uncoalesced">uncoalesced</button>
-      <button data-view-button="layout">matrix layout</button>
-      <button data-view-button="bandwidth">bandwidth</button>
-      <button data-view-button="report">your report</button>
+      <button data-view-button="coalesced">${_("coalesced")}</button>
+      <button data-view-button="uncoalesced">${_("uncoalesced")}</button>
+      <button data-view-button="layout">${_("matrix layout")}</button>
+      <button data-view-button="bandwidth">${_("bandwidth")}</button>
+      <button data-view-button="report">${_("your report")}</button>
     </div>
     <p id="cd-text"></p>
     <div>
-      <label>bytes a lane <select id="cd-size"><option>1</option><option>2</option>
+      <label>${_("bytes a lane")} <select id="cd-size"><option>1</option><option>2</option>
         <option>4</option><option>8</option><option>16</option></select></label>
-      <label>stride (bytes) <input id="cd-stride" type="number"></label>
-      <label>offset (bytes) <input id="cd-offset" type="number"></label>
-      <label>active lanes <input id="cd-active" size="12"></label>
-      <label>rows <input id="cd-rows" type="number"></label>
-      <label>stored by <select id="cd-major"><option value="row">rows</option>
-        <option value="column">columns</option></select></label>
+      <label>${_("stride (bytes)")} <input id="cd-stride" type="number"></label>
+      <label>${_("offset (bytes)")} <input id="cd-offset" type="number"></label>
+      <label>${_("active lanes")} <input id="cd-active" size="12"></label>
+      <label>${_("matrix rows")} <input id="cd-rows" type="number"></label>
+      <label>${_("stored by")} <select id="cd-major"><option value="row">${_("rows")}</option>
+        <option value="column">${_("columns")}</option></select></label>
       <label>report.json <input id="cd-file" type="file" accept=".json"></label>
     </div>
     <svg id="cd-figure" width="960" height="340" viewBox="0 0 960 340"></svg>
     <p><output id="cd-result"></output></p>`;
   const bytes = Uint8Array.from(atob(CL_DEMO_WASM), (c) => c.charCodeAt(0));
   const m = (await WebAssembly.instantiate(bytes, {})).instance.exports;
-  const q = new URLSearchParams(location.search);
   const $ = (id) => document.getElementById(id);
   const svgNS = "http://www.w3.org/2000/svg";
 
   const views = {
     coalesced: { size: 4, stride: 4, offset: 0, active: "0xffffffff",
-      text: "Consecutive lanes read consecutive 4-byte words: 128 bytes in 4 sectors of one line." },
+      text: _("Consecutive lanes read consecutive 4-byte words: 128 bytes in 4 sectors of " +
+        "one line.") },
     uncoalesced: { size: 4, stride: 128, offset: 0, active: "0xffffffff",
-      text: "Each lane reads a word 128 bytes from its neighbour's: a sector and a line apiece, for 4 useful bytes." },
+      text: _("Each lane reads a word 128 bytes from its neighbour's: a sector and a line " +
+        "apiece, for 4 useful bytes.") },
     layout: { size: 4, offset: 0, active: "0xffffffff", rows: 1024, major: "column",
-      text: "32 threads read 32 neighbouring elements of one row of a matrix of floats. Stored by rows, they are next to each other; stored by columns, a whole column (rows x 4 bytes) apart." },
-    bandwidth: { text: "What the explore runs measured on an H200: useful bandwidth against the contiguous bytes each warp request reads (lab 01), and against the stride (lab 02)." },
-    report: { text: "Load the report of 'grade --format json --output report.json' to see one sampled warp of the instruction the grader blamed." },
+      text: _("32 threads read 32 neighbouring elements of one row of a matrix of floats. " +
+        "Stored by rows, they are next to each other; stored by columns, a whole column " +
+        "(rows x 4 bytes) apart.") },
+    bandwidth: { text: _("What the explore runs measured on an H200: useful bandwidth against " +
+      "the contiguous bytes each warp request reads (lab 01), and against the stride (lab 02).") },
+    report: { text: _("Load the report of 'grade --format json --output report.json' to see " +
+      "one sampled warp of the instruction the grader blamed.") },
   };
 
   function el(tag, attrs, parent) {
@@ -110,9 +134,9 @@
     let x = (W - span) / 2;
     for (const line of order) { lineX.set(line, x); x += per * cell + cell / 2; }
     const sectorX = (s) => lineX.get(Math.floor(s / per)) + (s % per) * cell;
-    el("text", { x: 4, y: 14, class: "cd-label" }, svg).textContent = "lanes 0-31";
+    el("text", { x: 4, y: 14, class: "cd-label" }, svg).textContent = _("lanes 0-31");
     el("text", { x: 4, y: 172, class: "cd-label" }, svg).textContent =
-      order.length + " line(s) of " + per + " sectors";
+      fmt(_("{lines} line(s) of {per} sectors"), { lines: order.length, per });
     lanes.forEach(([a, b], l) => {
       const active = a >= 0;
       el("rect", { x: l * laneW + 1, y: 20, width: laneW - 2, height: 18,
@@ -138,9 +162,10 @@
     if (status !== 0) {
       svg.replaceChildren();
       out.textContent = status >= 100
-        ? "lane " + (status - 100) + "'s address is not a multiple of " + v.size +
-          " bytes: the GPU faults on such an access (misaligned address), and the model refuses it"
-        : "not a request: choose a size of 1, 2, 4, 8 or 16 bytes and at least one lane";
+        ? fmt(_("lane {lane}'s address is not a multiple of {size} bytes: the GPU faults on " +
+          "such an access (misaligned address), and the model refuses it"),
+          { lane: status - 100, size: v.size })
+        : _("not a request: choose a size of 1, 2, 4, 8 or 16 bytes and at least one lane");
       return;
     }
     const r = {
@@ -150,10 +175,10 @@
       bytesPerSector: (100 * m.dm_bytes_per_sector()).toFixed(1),
     };
     Object.assign(out.dataset, r);
-    out.textContent = r.active + " lanes of " + v.size + " bytes: " + r.sectors + " sectors, " +
-      r.lines + " lines, " + r.unique + " bytes asked for, " + r.ideal +
-      " sectors would carry them: efficiency " + r.efficiency + "% (" + r.bytesPerSector +
-      "% bytes per sector, as Nsight Compute counts)";
+    out.textContent = fmt(_("{active} lanes of {size} bytes: {sectors} sectors, {lines} lines, " +
+      "{unique} bytes asked for, {ideal} sectors would carry them: efficiency {efficiency}% " +
+      "({bytesPerSector}% bytes per sector, as Nsight Compute counts)"),
+      Object.assign({ size: v.size }, r));
     draw(svg);
   }
 
@@ -181,13 +206,13 @@
     size(svg, 340);
     const out = $("cd-result");
     const n1 = bars(svg, CL_DEMO_EXPLORE["01"], "run_bytes", "useful_gb_s",
-      "lab 01: useful GB/s against contiguous bytes per run", 16);
+      _("lab 01: useful GB/s against contiguous bytes per run"), 16);
     const n2 = bars(svg, CL_DEMO_EXPLORE["02"], "stride", "useful_gb_s",
-      "lab 02: useful GB/s against the stride (floats)", 186);
+      _("lab 02: useful GB/s against the stride (floats)"), 186);
     out.dataset.status = 0;
     out.dataset.bars = n1 + n2;
-    out.textContent = "measured on an H200 by 'grade --explore 01' and '--explore 02' " +
-      "(handouts/figures/explore-*-h200.csv); run them on your GPU for its own curve";
+    out.textContent = _("measured on an H200 by 'grade --explore 01' and '--explore 02' " +
+      "(handouts/figures/explore-*-h200.csv); run them on your GPU for its own curve");
   }
 
   // The student's report: the blamed instruction of the first lab that has one.
@@ -199,15 +224,20 @@
         const w = l.coalescing && l.coalescing.trace && l.coalescing.trace.worst;
         if (w && w.addresses) { worst = w; lab = l; break; }
       }
-    } catch (e) { out.textContent = "not a report of 'grade --format json': " + e.message; return; }
-    if (!worst) { out.textContent = "this report names no traced instruction"; return; }
+    } catch (e) {
+      out.textContent = fmt(_("not a report of 'grade --format json': {error}"),
+        { error: e.message });
+      return;
+    }
+    if (!worst) { out.textContent = _("this report names no traced instruction"); return; }
     // Addresses from a 128-byte boundary below the lowest: the same sectors and lines.
     const low = Math.min(...worst.addresses.filter((a) => a !== null));
     const base = low - (low % 128);
     show({ list: worst.addresses.map((a) => (a === null ? null : a - base)), active: worst.active,
       size: worst.size });
-    out.textContent = "lab " + lab.id + ", " + worst.file + ":" + worst.line + " (" + worst.op +
-      ", " + worst.source + "): " + out.textContent;
+    out.textContent = fmt(_("lab {lab}, {file}:{line} ({op}, {source}): {result}"),
+      { lab: lab.id, file: worst.file, line: worst.line, op: worst.op, source: worst.source,
+        result: out.textContent });
   }
 
   function inputs(v) {

@@ -9,17 +9,22 @@ from collections import defaultdict
 
 
 def main(path):
-    events = []
+    events, phases = [], defaultdict(lambda: defaultdict(list))
     for line in open(path):
         parts = line.split()
+        if len(parts) >= 7 and parts[2] == "--" and parts[3] == "phase":
+            # gl_phase: t pid -- phase MODE LAB NAME SECONDS, the seconds since the last step
+            phases[" ".join(parts[4:-2])][parts[-2]].append(float(parts[-1]))
+            continue
         if len(parts) < 6:
             continue
         t, pid, how, event = float(parts[0]), parts[1], parts[2], parts[3]
         tag, seconds = " ".join(parts[4:-1]), float(parts[-1])
         events.append((t, pid, how, event, tag, seconds))
     if not events:
-        print("no events")
-        return 1
+        print("no lock events")
+        print_phases(phases)
+        return 0 if phases else 1
     events.sort()
     start, end = events[0][0], events[-1][0]
     # Intervals: each taken to the next release of the same pid.
@@ -62,7 +67,26 @@ def main(path):
     for (kind, how) in sorted(counts):
         print(f"{kind:<22} {how:<4} {counts[(kind, how)]:>5} {waits[(kind, how)]:>9.2f} "
               f"{holds[(kind, how)]:>8.2f}")
+    print_phases(phases)
     return 0
+
+
+PHASES = ["cuda-start", "inputs", "load", "launches", "save", "timing", "profile", "close", "exit"]
+
+
+def print_phases(phases):
+    """Each child's steps (gl_phase), the mean seconds a child of that kind spent in each."""
+    if not phases:
+        return
+    print("\nwhere a child's time goes (mean seconds of a step, each step's time since the "
+          "one before it; n: the most times a step ran; 'exit' includes CUDA's clean-up)")
+    print(f"{'child':<12} {'n':>3} " + " ".join(f"{p:>10}" for p in PHASES) + f" {'sum':>7}")
+    for tag in sorted(phases):
+        steps = phases[tag]
+        n = max(len(v) for v in steps.values())
+        means = {p: sum(steps[p]) / len(steps[p]) for p in steps}
+        cells = " ".join(f"{means[p]:>10.3f}" if p in means else f"{'-':>10}" for p in PHASES)
+        print(f"{tag:<12} {n:>3} {cells} {sum(means.values()):>7.3f}")
 
 
 if __name__ == "__main__":

@@ -7,11 +7,15 @@
 #                                          the bench; concurrency.sh; the time breakdown
 #     tests/gpu/session.sh C [BUILD_DIR]   build; kernels_alone.sh; a class of seven-lab
 #                                          submissions (class_speed.sh, its lock timeline)
+#     tests/gpu/session.sh D [BUILD_DIR]   build; a Chinese student's first make grade LAB=01
+#                                          from nothing (timed); the time breakdown with each
+#                                          child's steps; seven solutions side by side with
+#                                          the lock timeline; a hang beside a solution in a batch
 # Each step gets what is left of SESSION_BUDGET seconds (default 570) and is cut off at it; the
 # logs go to $OUT/session-A.tar.gz (or B) as one file, and a summary table is printed last.
 set -u
 half=${1:?A or B} build=${2:-build-gpu}
-case $half in A | B | C) ;; *) echo "session.sh: the part is A, B or C, not '$half'" >&2; exit 2 ;; esac
+case $half in A | B | C | D) ;; *) echo "session.sh: the part is A, B, C or D, not '$half'" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/../.."
 start=$(date +%s) budget=${SESSION_BUDGET:-570}
 logs=$(mktemp -d) keep=${OUT:-/tmp}
@@ -49,6 +53,15 @@ C)
     step kernels sh tests/gpu/kernels_alone.sh
     step class sh tests/gpu/class_speed.sh "$build" 20 $(($(left) - 20))
     cat "$logs/kernels.txt" "$logs/class.txt" >> "$logs/summary.txt" ;;
+D)
+    # What a Chinese student does first: no build folder, the Makefile alone, LANG set.
+    step zh-student sh -c "rm -rf build && time env LANG=zh_CN.UTF-8 make -s -f Makefile.student grade LAB=01 ARGS='--seed 7'"
+    step breakdown sh tests/gpu/time_breakdown.sh "$build"
+    step side-by-side sh -c "GRADE_LOCK_LOG='$logs/lock.log' '$build/grade' --solution --seed 7 -q > '$logs/solutions.txt'; python3 tests/gpu/lock_timeline.py '$logs/lock.log'"
+    step hang-beside sh tests/gpu/hang_beside.sh "$build"
+    grep -E "^real|实验 01|结论|下一步" "$logs/zh-student.txt" | head -8 >> "$logs/summary.txt"
+    tail -3 "$logs/solutions.txt" >> "$logs/summary.txt"
+    cat "$logs/hang-beside.txt" >> "$logs/summary.txt" ;;
 esac
 tar -czf "$keep/session-$half.tar.gz" -C "$logs" .
 echo "=== session $half on $(cat "$logs/gpu.txt"), $(($(date +%s) - start)) s; logs in $keep/session-$half.tar.gz"

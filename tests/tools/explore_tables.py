@@ -10,8 +10,9 @@ microseconds; a field may be left out). A
 number edited, swapped or copied from another row, a row dropped or renamed, or a quote left
 behind when the CSV is measured again, fails here.
 
-Lab 01's table of DRAM bytes per sector at each L2 fetch granularity is printed after the CSV's
-table and is not in it; its quote must equal handouts/figures/explore-01-fetch-h200.txt.
+Lab 01's tables of DRAM bytes per sector at each L2 fetch granularity and of the whole buffer read
+in chunks are printed after the CSV's table and are not in it; their quotes must equal
+handouts/figures/explore-01-fetch-h200.txt and explore-01-chunks-h200.txt.
 
     explore_tables.py SOURCE_DIR
 """
@@ -154,23 +155,26 @@ def main():
                 print(f"FAIL: {name}: lab {lab}'s quoted explore table is not "
                       f"explore-{lab}-h200.csv, column for column; first at '{rows[k - 1].strip()}'")
                 failures += 1
-    # Lab 01's L2 fetch-granularity table: a block that starts with its title is the committed
-    # output of that part of the explore run, line for line.
-    fetch = os.path.join(src, "handouts", "figures", "explore-01-fetch-h200.txt")
-    want = open(fetch, encoding="utf-8").read().rstrip("\n").split("\n")
-    fetch_quotes = 0
-    for path in handouts(src):
-        for start, lines in blocks_and_prose(path)[0]:
-            if lines and lines[0].startswith("DRAM bytes read per sector touched"):
-                checked += len(want)
-                fetch_quotes += 1
-                if lines != want:
-                    print(f"FAIL: {os.path.basename(path)}:{start}: the fetch-granularity table "
-                          f"is not {os.path.basename(fetch)}, line for line")
-                    failures += 1
-    if fetch_quotes == 0:
-        print(f"FAIL: no handout quotes {os.path.basename(fetch)} (lab 01 does, in a text block)")
-        failures += 1
+    # Lab 01's tables after the CSV's, the L2 fetch granularity and the chunked reads: a block
+    # that starts with a table's title is the committed output of that part of the explore run,
+    # line for line.
+    for name, title in (("explore-01-fetch-h200.txt", "DRAM bytes read per sector touched"),
+                        ("explore-01-chunks-h200.txt", "The whole 1 GiB read once in chunks")):
+        path_of = os.path.join(src, "handouts", "figures", name)
+        want = open(path_of, encoding="utf-8").read().rstrip("\n").split("\n")
+        quotes = 0
+        for path in handouts(src):
+            for start, lines in blocks_and_prose(path)[0]:
+                if lines and lines[0].startswith(title):
+                    checked += len(want)
+                    quotes += 1
+                    if lines != want:
+                        print(f"FAIL: {os.path.basename(path)}:{start}: the table is not "
+                              f"{name}, line for line")
+                        failures += 1
+        if quotes == 0:
+            print(f"FAIL: no handout quotes {name} (lab 01 does, in a text block)")
+            failures += 1
     print(f"{checked} quoted explore rows checked against the committed explore tables")
     return verdict(failures == 0 and checked)
 

@@ -34,9 +34,12 @@ rm -rf "$copy" "$copy.edition" "$copy.edition.tar.gz"
 # Without the answers: no handout keeps its Predict answers, each says where they are, and the
 # answer key made from the full tree has them all.
 (cd / && sh "$src/tools/student-edition.sh" --no-answers "$out.na") >/dev/null || fails=$((fails + 1))
-check no-answers "! grep -l '<summary>Answers</summary>' '$out.na'/handouts/*.md"
+check no-answers "! grep -l -e '<summary>Answers</summary>' -e '<summary>答案</summary>' '$out.na'/handouts/*.md '$out.na'/handouts/zh/*.md"
+check zh-handouts "[ \$(ls '$out'/handouts/zh/0[1-9]-*.md | wc -l) -eq \$(ls '$src'/handouts/0[1-9]-*.md | wc -l) ]"
 check answer-note "[ \$(grep -l \"instructor's answer key\" '$out.na'/handouts/0*.md | wc -l) -eq \$(grep -l '<summary>Answers</summary>' '$src'/handouts/0*.md | wc -l) ]"
 sh "$src/tools/answer-key.sh" "$out.key.md" >/dev/null || fails=$((fails + 1))
+sh "$src/tools/answer-key.sh" --lang zh "$out.key-zh.md" >/dev/null || fails=$((fails + 1))
+check answer-key-zh "[ \$(grep -c '^## 实验' '$out.key-zh.md') -eq \$(ls '$src'/handouts/0[1-9]-*.md | wc -l) ] && ! grep -q '<details>' '$out.key-zh.md'"
 check answer-key "[ \$(grep -c '^## Lab' '$out.key.md') -eq \$(ls '$src'/handouts/0[1-9]-*.md | wc -l) ] && grep -q 'four sectors in one line' '$out.key.md' && ! grep -q '<details>' '$out.key.md'"
 rm -rf "$out.na" "$out.na.tar.gz" "$out.key.md"
 

@@ -34,13 +34,56 @@ local function read(path)
   return pandoc.read(text, "markdown")
 end
 
+-- A Chinese handout (handouts/zh/NAME.md) has the headings of its English twin, in the same
+-- order (tests/tools/zh_sync.py), and its links keep the English fragments: each heading takes
+-- the identifier of the English heading in its place. The <a id> anchors that do the same on
+-- GitHub are dropped here.
+local function english_ids(path)
+  local twin = path:gsub("zh/([^/]+)$", "%1")
+  local f = twin ~= path and io.open(twin, "r")
+  if not f then
+    return nil -- an English handout, or the glossary, which has no twin
+  end
+  f:close()
+  local ids = {}
+  pandoc.walk_block(pandoc.Div(read(twin).blocks), {
+    Header = function(h)
+      table.insert(ids, h.identifier)
+    end,
+  })
+  return ids
+end
+
+local function is_anchor(b)
+  if b.t ~= "Para" then
+    return false
+  end
+  for _, i in ipairs(b.content) do
+    if not (i.t == "RawInline" and i.text:match("^</?a[ >]")) then
+      return false
+    end
+  end
+  return #b.content > 0
+end
+
 function Pandoc(doc)
   local blocks = {}
   for _, path in ipairs(PANDOC_STATE.input_files) do
     local self = stem(path)
     local handout = read(path)
-    local body = pandoc.walk_block(pandoc.Div(handout.blocks), {
+    local ids, n = english_ids(path), 0
+    local kept = {}
+    for _, b in ipairs(handout.blocks) do
+      if not (ids and is_anchor(b)) then
+        table.insert(kept, b)
+      end
+    end
+    local body = pandoc.walk_block(pandoc.Div(kept), {
       Header = function(h)
+        n = n + 1
+        if ids and ids[n] then
+          h.identifier = ids[n]
+        end
         if h.identifier ~= "" then
           h.identifier = self .. "--" .. h.identifier
         end

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lab01_data.h"
 
@@ -39,8 +40,8 @@ static int lab01_check(const char *workdir, uint64_t seed, const cl_shape *shape
         fclose(f);
     out->passed = out->mismatches == 0;
     snprintf(out->summary, sizeof out->summary,
-             "y = a*x for %zu floats against a CPU loop; tolerance |got-want| <= %g + %g*|want|", n,
-             tol.abs, tol.rel);
+             _("y = a*x for %zu floats against a CPU loop; tolerance |got-want| <= %g + %g*|want|"),
+             n, tol.abs, tol.rel);
     free(y);
     free(want);
     return 0;
@@ -49,8 +50,8 @@ static int lab01_check(const char *workdir, uint64_t seed, const cl_shape *shape
 const lab_spec lab01_spec = {
     .id = "01",
     .slug = "dram-burst",
-    .title = "DRAM burst",
-    .summary = "y = a*x: make consecutive threads touch consecutive words",
+    .title = N_("DRAM burst"),
+    .summary = N_("y = a*x: make consecutive threads touch consecutive words"),
     .min_load_eff = 0.90,
     .min_store_eff = 0.90,
     /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
@@ -58,12 +59,13 @@ const lab_spec lab01_spec = {
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,
-    .size_text = "n = 50331655 floats (201 MB per array)",
+    .size_text = N_("n = 50331655 floats (201 MB per array)"),
     .load_share = 0.5, /* y = a*x reads x once and writes y once */
     .check = lab01_check,
     .shapes = &lab01_shapes,
-    .efficiency_hint = "In lab 01 that means: thread t takes element t, then t + (all threads in "
-                       "the grid), and so on (a grid-stride loop), instead of a chunk of its own.",
+    .efficiency_hint =
+        N_("In lab 01 that means: thread t takes element t, then t + (all threads in "
+           "the grid), and so on (a grid-stride loop), instead of a chunk of its own."),
     .explore_plot =
         "set datafile separator ','\n"
         "set terminal svg size 820,480 dynamic font 'sans,12'\n"

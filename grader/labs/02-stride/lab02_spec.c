@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lab02_data.h"
 
@@ -42,7 +43,7 @@ static int lab02_check(const char *workdir, uint64_t seed, const cl_shape *shape
         fclose(f);
     out->passed = out->mismatches == 0;
     snprintf(out->summary, sizeof out->summary,
-             "out[c][f] = in[f][c] for %zu channels x %zu frames against a CPU loop; exact",
+             _("out[c][f] = in[f][c] for %zu channels x %zu frames against a CPU loop; exact"),
              channels, n);
     free(got);
     free(in);
@@ -53,8 +54,8 @@ static int lab02_check(const char *workdir, uint64_t seed, const cl_shape *shape
 const lab_spec lab02_spec = {
     .id = "02",
     .slug = "stride",
-    .title = "Stride",
-    .summary = "de-interleave channels: coalesced reads and writes",
+    .title = N_("Stride"),
+    .summary = N_("de-interleave channels: coalesced reads and writes"),
     .min_load_eff = 0.85,
     .min_store_eff = 0.85,
     /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
@@ -62,13 +63,13 @@ const lab_spec lab02_spec = {
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,
-    .size_text = "6 channels x 6291552 frames (151 MB in, 151 MB out)",
+    .size_text = N_("6 channels x 6291552 frames (151 MB in, 151 MB out)"),
     .load_share = 0.5, /* each sample read once and written once */
     .check = lab02_check,
     .shapes = &lab02_shapes,
-    .efficiency_hint = "In lab 02 that means: let a block read a run of whole frames "
-                       "(consecutive threads, consecutive words) into shared memory, then write "
-                       "each channel's part of it as another run.",
+    .efficiency_hint = N_("In lab 02 that means: let a block read a run of whole frames "
+                          "(consecutive threads, consecutive words) into shared memory, then write "
+                          "each channel's part of it as another run."),
     .explore_plot =
         "set datafile separator ','\n"
         "set terminal svg size 820,480 dynamic font 'sans,12'\n"

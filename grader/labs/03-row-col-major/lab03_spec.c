@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lab03_data.h"
 
@@ -55,8 +56,8 @@ static int lab03_check(const char *workdir, uint64_t seed, const cl_shape *shape
             fclose(details);
         out->passed = out->mismatches == 0;
         snprintf(out->summary, sizeof out->summary,
-                 "row sums (row- and column-major) and c = alpha*a + b, %zu x %zu, against CPU "
-                 "loops; sums within %.4f + 1e-5*|want|, c within 1e-6 + 1e-6*|want|",
+                 _("row sums (row- and column-major) and c = alpha*a + b, %zu x %zu, against CPU "
+                   "loops; sums within %.4f + 1e-5*|want|, c within 1e-6 + 1e-6*|want|"),
                  rows, cols, sum_tol.abs);
         rc = 0;
     }
@@ -72,8 +73,8 @@ static int lab03_check(const char *workdir, uint64_t seed, const cl_shape *shape
 const lab_spec lab03_spec = {
     .id = "03",
     .slug = "row-col-major",
-    .title = "Row-major and column-major",
-    .summary = "row sums and element-wise ops: map lanes along the contiguous dimension",
+    .title = N_("Row-major and column-major"),
+    .summary = N_("row sums and element-wise ops: map lanes along the contiguous dimension"),
     .min_load_eff = 0.90,
     .min_store_eff = 0.90,
     /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
@@ -81,12 +82,12 @@ const lab_spec lab03_spec = {
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,
-    .size_text = "6008 x 4104 floats (98.6 MB a matrix), row- and column-major",
+    .size_text = N_("6008 x 4104 floats (98.6 MB a matrix), row- and column-major"),
     .load_share = 2.0 / 3.0, /* four matrices read, two written (the sums are small) */
     .check = lab03_check,
     .shapes = &lab03_shapes,
-    .efficiency_hint = "In lab 03 that means: in a row-major matrix a row is contiguous, so "
-                       "give threadIdx.x the column (a warp per row for the sums); in a "
-                       "column-major matrix a column is contiguous, so give it the row.",
+    .efficiency_hint = N_("In lab 03 that means: in a row-major matrix a row is contiguous, so "
+                          "give threadIdx.x the column (a warp per row for the sums); in a "
+                          "column-major matrix a column is contiguous, so give it the row."),
     .explore_plot = NULL,
 };

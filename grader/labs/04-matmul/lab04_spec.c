@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lab04_data.h"
 
@@ -37,8 +38,8 @@ static int lab04_check(const char *workdir, uint64_t seed, const cl_shape *shape
                 fclose(details);
             out->passed = out->mismatches == 0;
             snprintf(out->summary, sizeof out->summary,
-                     "c = a b, %d x %d times %d x %d, against a CPU product in double; within "
-                     "%.4f + %.0e*|want|",
+                     _("c = a b, %d x %d times %d x %d, against a CPU product in double; within "
+                       "%.4f + %.0e*|want|"),
                      m, k, k, n, tol.abs, tol.rel);
             rc = 0;
         } else {
@@ -55,8 +56,9 @@ static int lab04_check(const char *workdir, uint64_t seed, const cl_shape *shape
 const lab_spec lab04_spec = {
     .id = "04",
     .slug = "matmul",
-    .title = "Matrix multiplication",
-    .summary = "C = A B: x on the columns, then tiles in shared memory that beat the naive kernel",
+    .title = N_("Matrix multiplication"),
+    .summary =
+        N_("C = A B: x on the columns, then tiles in shared memory that beat the naive kernel"),
     .min_load_eff = 0.90,
     .min_store_eff = 0.90,
     /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md); for
@@ -73,20 +75,20 @@ const lab_spec lab04_spec = {
     .points_store = 10,
     .points_speed = 30,
     .min_speedup = 1.10,
-    .baseline_text = "the naive kernel with x on the columns",
-    .size_text = "1320 x 1064 times 1064 x 1192 floats (3.3 GFLOP)",
-    .trace_size_text = "the trace ran the same kernel on 136 x 104 times 104 x 200 (every "
-                       "warp traced); correctness and time are from the full size",
+    .baseline_text = N_("the naive kernel with x on the columns"),
+    .size_text = N_("1320 x 1064 times 1064 x 1192 floats (3.3 GFLOP)"),
+    .trace_size_text = N_("the trace ran the same kernel on 136 x 104 times 104 x 200 (every "
+                          "warp traced); correctness and time are from the full size"),
     .check = lab04_check,
     .shapes = &lab04_shapes,
-    .efficiency_hint = "In lab 04 that means: C is row-major, so give threadIdx.x the column "
-                       "(col = blockIdx.x * blockDim.x + threadIdx.x): then B's and C's "
-                       "accesses run along a row, and A's element is the same for the whole "
-                       "warp (a broadcast). When you load tiles, give threadIdx.x the column "
-                       "inside each tile too.",
+    .efficiency_hint = N_("In lab 04 that means: C is row-major, so give threadIdx.x the column "
+                          "(col = blockIdx.x * blockDim.x + threadIdx.x): then B's and C's "
+                          "accesses run along a row, and A's element is the same for the whole "
+                          "warp (a broadcast). When you load tiles, give threadIdx.x the column "
+                          "inside each tile too."),
     .flop = 2.0 * LAB04_M * LAB04_N * LAB04_K,
-    .speed_hint = "Coalesced is the first half. Now cut the loads: let a block copy a tile of A "
-                  "and a tile of B into __shared__ memory once, __syncthreads(), and have "
-                  "every thread read its pairs from there (handouts/04-matmul.md, 'Tiles').",
+    .speed_hint = N_("Coalesced is the first half. Now cut the loads: let a block copy a tile of A "
+                     "and a tile of B into __shared__ memory once, __syncthreads(), and have "
+                     "every thread read its pairs from there (handouts/04-matmul.md, 'Tiles')."),
     .explore_plot = NULL,
 };

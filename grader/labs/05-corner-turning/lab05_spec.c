@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lab04_data.h"
 #include "lab05_data.h"
@@ -52,8 +53,8 @@ static int lab05_check(const char *workdir, uint64_t seed, const cl_shape *shape
                 fclose(details);
             out->passed = out->mismatches == 0;
             snprintf(out->summary, sizeof out->summary,
-                     "c = a^T b (a %d x %d, b %d x %d) against a CPU product in double, within "
-                     "0.0625 + 2e-05*|want|; the transpose of %d x %d exactly",
+                     _("c = a^T b (a %d x %d, b %d x %d) against a CPU product in double, within "
+                       "0.0625 + 2e-05*|want|; the transpose of %d x %d exactly"),
                      k, m, k, n, rows, cols);
             rc = 0;
         } else {
@@ -74,8 +75,8 @@ static int lab05_check(const char *workdir, uint64_t seed, const cl_shape *shape
 const lab_spec lab05_spec = {
     .id = "05",
     .slug = "corner-turning",
-    .title = "Corner turning",
-    .summary = "A^T B and a transpose: read along rows, turn the corner in shared memory",
+    .title = N_("Corner turning"),
+    .summary = N_("A^T B and a transpose: read along rows, turn the corner in shared memory"),
     .min_load_eff = 0.90,
     .min_store_eff = 0.90,
     /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
@@ -83,16 +84,16 @@ const lab_spec lab05_spec = {
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,
-    .size_text = "A^T B with A 1320 x 1064 and B 1320 x 1192; transpose of 2008 x 3000",
-    .trace_size_text = "the trace ran the same kernels on A 104 x 136, B 104 x 200 and a "
-                       "136 x 200 transpose (every warp traced); correctness and time are "
-                       "from the full size",
+    .size_text = N_("A^T B with A 1320 x 1064 and B 1320 x 1192; transpose of 2008 x 3000"),
+    .trace_size_text = N_("the trace ran the same kernels on A 104 x 136, B 104 x 200 and a "
+                          "136 x 200 transpose (every warp traced); correctness and time are "
+                          "from the full size"),
     .report_bank_conflicts = 1,
     .check = lab05_check,
     .shapes = &lab05_shapes,
-    .efficiency_hint = "In lab 05 that means: read A along its rows (lane tx takes column "
-                       "row0 + tx of row t + ty of A) and store the value transposed in shared "
-                       "memory, as[tx][ty]; for the transpose, read a tile of rows into shared "
-                       "memory and write rows of the output from the tile's columns.",
+    .efficiency_hint = N_("In lab 05 that means: read A along its rows (lane tx takes column "
+                          "row0 + tx of row t + ty of A) and store the value transposed in shared "
+                          "memory, as[tx][ty]; for the transpose, read a tile of rows into shared "
+                          "memory and write rows of the output from the tile's columns."),
     .explore_plot = NULL,
 };

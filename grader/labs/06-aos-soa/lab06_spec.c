@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lab06_data.h"
 
@@ -45,8 +46,8 @@ static int lab06_check(const char *workdir, uint64_t seed, const cl_shape *shape
         if (out->passed)
             out->details[0] = '\0';
         snprintf(out->summary, sizeof out->summary,
-                 "%zu particles after pack, %d steps and unpack, every field, against a CPU "
-                 "loop; within 1e-4 + 1e-5*|want|",
+                 _("%zu particles after pack, %d steps and unpack, every field, against a CPU "
+                   "loop; within 1e-4 + 1e-5*|want|"),
                  n, LAB06_DATA_STEPS);
         rc = 0;
     }
@@ -58,8 +59,8 @@ static int lab06_check(const char *workdir, uint64_t seed, const cl_shape *shape
 const lab_spec lab06_spec = {
     .id = "06",
     .slug = "aos-soa",
-    .title = "Array of structures to structure of arrays",
-    .summary = "particles as 32-byte structures: one array per field, coalesced conversions",
+    .title = N_("Array of structures to structure of arrays"),
+    .summary = N_("particles as 32-byte structures: one array per field, coalesced conversions"),
     .min_load_eff = 0.90,
     .min_store_eff = 0.90,
     /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
@@ -67,9 +68,9 @@ const lab_spec lab06_spec = {
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,
-    .size_text = "12000017 particles of 8 floats (384 MB), pack + 8 steps + unpack",
-    .trace_size_text = "the trace ran the same kernels on 3000017 particles (one warp in 16 of "
-                       "them); correctness, time and counters are from the full size",
+    .size_text = N_("12000017 particles of 8 floats (384 MB), pack + 8 steps + unpack"),
+    .trace_size_text = N_("the trace ran the same kernels on 3000017 particles (one warp in 16 of "
+                          "them); correctness, time and counters are from the full size"),
     /* The same kernels on the same pattern at both sizes: trace and counters within 1% on the
      * H200 for the stub, the solution, both alternatives and unaligned_planes (4.7 and 4.7);
      * aligned planes traced and unaligned ones graded would be 4.0 against 4.7, 1.18x. */
@@ -77,10 +78,10 @@ const lab_spec lab06_spec = {
     .load_share = 0.6, /* each step reads six fields and writes four */
     .check = lab06_check,
     .shapes = &lab06_shapes,
-    .efficiency_hint = "In lab 06 that means: a warp reading one field of 32 structures reads "
-                       "4 bytes out of each of 32 sectors. Keep each field in an array of its "
-                       "own, starting on a 128-byte boundary (field f of particle i at "
-                       "work[f * LAB06_PLANE(n) + i]), and convert with a block that copies a "
-                       "run of whole structures into shared memory first, as in lab 02.",
+    .efficiency_hint = N_("In lab 06 that means: a warp reading one field of 32 structures reads "
+                          "4 bytes out of each of 32 sectors. Keep each field in an array of its "
+                          "own, starting on a 128-byte boundary (field f of particle i at "
+                          "work[f * LAB06_PLANE(n) + i]), and convert with a block that copies a "
+                          "run of whole structures into shared memory first, as in lab 02."),
     .explore_plot = NULL,
 };

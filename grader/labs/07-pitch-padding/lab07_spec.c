@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "i18n.h"
 #include "lab.h"
 #include "lab07_data.h"
 #include "parallel.h"
@@ -103,8 +104,8 @@ static int lab07_check(const char *workdir, uint64_t seed, const cl_shape *shape
                      "up to the pitch, are padding that nobody may write. Test the column "
                      "against width (c < width), not against the pitch.");
         snprintf(out->summary, sizeof out->summary,
-                 "out = clamp(in * gain + bias), %zu x %zu pixels read at your pitch of %zu "
-                 "bytes, within 1e-6 + 1e-6*|want|; the %zu padding bytes of each row untouched",
+                 _("out = clamp(in * gain + bias), %zu x %zu pixels read at your pitch of %zu "
+                   "bytes, within 1e-6 + 1e-6*|want|; the %zu padding bytes of each row untouched"),
                  w, h, pitch, pitch - w * sizeof(float));
         rc = 0;
     }
@@ -118,8 +119,8 @@ static int lab07_check(const char *workdir, uint64_t seed, const cl_shape *shape
 const lab_spec lab07_spec = {
     .id = "07",
     .slug = "pitch-padding",
-    .title = "Pitch padding",
-    .summary = "rows that start mid-sector: cudaMallocPitch, cudaMemcpy2D, index by the pitch",
+    .title = N_("Pitch padding"),
+    .summary = N_("rows that start mid-sector: cudaMallocPitch, cudaMemcpy2D, index by the pitch"),
     .min_load_eff = 0.95,
     .min_store_eff = 0.95,
     /* The stub and the reference solution on the H200, 2026-12-01 (tests/gpu/RESULTS.md). */
@@ -127,10 +128,10 @@ const lab_spec lab07_spec = {
     .points_correct = 40,
     .points_load = 30,
     .points_store = 30,
-    .size_text = "1001 x 39999 floats (rows of 4004 bytes), 160 MB an image",
-    .trace_size_text = "the trace ran the same kernel on the first 3999 rows (the same 8-row "
-                       "cycle of row starts); correctness, time and counters are from the full "
-                       "size",
+    .size_text = N_("1001 x 39999 floats (rows of 4004 bytes), 160 MB an image"),
+    .trace_size_text = N_("the trace ran the same kernel on the first 3999 rows (the same 8-row "
+                          "cycle of row starts); correctness, time and counters are from the full "
+                          "size"),
     /* The same 8-row cycle at both sizes: trace and counters within 1% on the H200 (stub 4.79
      * and 4.79, solution 14.1 and 14.0, alternatives 3.94/3.94 and 14.0/14.0); pitched rows
      * traced and packed ones graded would be 4.0 against 4.8, 1.2x. */
@@ -139,9 +140,9 @@ const lab_spec lab07_spec = {
     .check = lab07_check,
     .shapes = &lab07_shapes,
     .student_setup = 1,
-    .efficiency_hint = "In lab 07 that means: the rows are packed, so most of them start in the "
-                       "middle of a sector and each warp's 128 bytes straddle 5 sectors. "
-                       "Allocate with cudaMallocPitch (every row then starts on a boundary), "
-                       "copy with cudaMemcpy2D, and find row r at (char *)image + r * pitch.",
+    .efficiency_hint = N_("In lab 07 that means: the rows are packed, so most of them start in the "
+                          "middle of a sector and each warp's 128 bytes straddle 5 sectors. "
+                          "Allocate with cudaMallocPitch (every row then starts on a boundary), "
+                          "copy with cudaMemcpy2D, and find row r at (char *)image + r * pitch."),
     .explore_plot = NULL,
 };

@@ -1,0 +1,190 @@
+/* i18n.c - see i18n.h. */
+#define _GNU_SOURCE
+#include "i18n.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int chinese;
+
+int i18n_chinese(void)
+{
+    return chinese;
+}
+
+/* Whether a locale's name says no language: C, POSIX, C.UTF-8 (what containers often set in
+ * LC_ALL, which would otherwise hide the LANG a student sets). */
+static int no_language(const char *v)
+{
+    return !strcmp(v, "C") || !strcmp(v, "POSIX") || !strncmp(v, "C.", 2);
+}
+
+/* The language the environment asks for, the way gettext reads it, except that a variable
+ * naming no language passes the question on to the next. */
+static const char *asked(void)
+{
+    static const char *const vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
+        const char *v = getenv(vars[i]);
+        if (v && *v && !no_language(v))
+            return v;
+    }
+    return "";
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int i18n_setup(const char *lang, const char *exe)
+{
+    if (lang && strcmp(lang, "en") && strcmp(lang, "zh"))
+        return -1;
+    const char *want = lang ? lang : asked();
+    chinese = strncmp(want, "zh", 2) == 0;
+#ifndef CL_NO_NLS
+    /* Messages and characters only: a decimal comma would break the JSON and CSV. */
+    if (!setlocale(LC_CTYPE, "") || !strcmp(setlocale(LC_CTYPE, NULL), "C"))
+        setlocale(LC_CTYPE, "C.UTF-8");
+    const char *m = setlocale(LC_MESSAGES, "");
+    if (chinese) {
+        /* gettext ignores LANGUAGE in the "C" locale, not in C.UTF-8: without zh_CN
+         * installed, the messages still come in Chinese. */
+        /* Any locale but C will do (glibc's own C.UTF-8 first; some systems lack it). */
+        static const char *const any[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8"};
+        for (size_t i = 0; (!m || !strcmp(m, "C") || !strcmp(m, "POSIX")) && i < 4; ++i)
+            m = setlocale(LC_MESSAGES, any[i]);
+        setenv("LANGUAGE", "zh_CN", 1);
+    } else {
+        setlocale(LC_MESSAGES, "C");
+    }
+    char dir[4096] = "";
+    const char *env = getenv("GRADE_LOCALEDIR");
+    if (env && *env) {
+        snprintf(dir, sizeof dir, "%s", env);
+    } else if (exe) {
+        char *real = realpath(exe, NULL);
+        const char *p = real ? real : exe;
+        const char *slash = strrchr(p, '/');
+        int n = slash ? (int)(slash - p) : 1;
+        snprintf(dir, sizeof dir, "%.*s/locale", n, slash ? p : ".");
+        if (!is_dir(dir))
+            snprintf(dir, sizeof dir, "%.*s/../share/locale", n, slash ? p : ".");
+        free(real);
+    }
+    if (*dir)
+        bindtextdomain("grade", dir);
+    bind_textdomain_codeset("grade", "UTF-8");
+    textdomain("grade");
+#endif
+    return 0;
+}
+
+/* The code point at *p (advanced past it); malformed bytes count as one column each. */
+static unsigned next_char(const char **p)
+{
+    const unsigned char *s = (const unsigned char *)*p;
+    unsigned c = s[0];
+    int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    if (n > 1) {
+        unsigned v = c & (0x7f >> n);
+        for (int i = 1; i < n; ++i) {
+            if ((s[i] & 0xc0) != 0x80) {
+                n = 1;
+                v = c;
+                break;
+            }
+            v = (v << 6) | (s[i] & 0x3f);
+        }
+        c = v;
+    }
+    *p += n;
+    return c;
+}
+
+static int wide(unsigned c)
+{
+    return (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
+           (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+           (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+           (c >= 0xffe0 && c <= 0xffe6);
+}
+
+int i18n_width(const char *s)
+{
+    int w = 0;
+    while (*s)
+        w += wide(next_char(&s)) ? 2 : 1;
+    return w;
+}
+
+void i18n_pad(FILE *out, const char *s, int width)
+{
+    fputs(s, out);
+    for (int w = i18n_width(s); w < width; ++w)
+        fputc(' ', out);
+}
+
+void i18n_wrap(FILE *out, const char *text, int indent, int first_col)
+{
+    int col = first_col;
+    const char *p = text;
+    while (*p) {
+        if (*p == '\n') {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            ++p;
+            continue;
+        }
+        /* The next unit that may not be broken: a wide character (with the punctuation after
+         * it, which never starts a line), or a run up to a space or a wide character. */
+        const char *q = p, *r = p;
+        int w = 0;
+        unsigned c = next_char(&r);
+        if (wide(c)) {
+            q = r;
+            w = 2;
+            /* An opening bracket or quote never ends a line: it goes with what follows. */
+            if ((c == 0xff08 || c == 0x300a || c == 0x300c || c == 0x201c) && *q) {
+                const char *s = q;
+                unsigned d = next_char(&s);
+                if (wide(d)) {
+                    q = s;
+                    w += 2;
+                }
+            }
+            for (const char *s = q; *s;) {
+                unsigned d = next_char(&s);
+                if (!(d >= 0x3001 && d <= 0x3002) && !(d >= 0xff01 && d <= 0xff1f && d != 0xff08))
+                    break;
+                q = s;
+                w += 2;
+            }
+        } else {
+            while (*q && *q != ' ' && *q != '\n') {
+                const char *s = q;
+                if (wide(next_char(&s)))
+                    break;
+                q = s;
+                ++w;
+            }
+        }
+        if (col > indent && col + w > 78) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(out, "%.*s", (int)(q - p), p);
+        col += w;
+        p = q;
+        if (*p == ' ') {
+            fputc(' ', out);
+            ++col;
+            ++p;
+        }
+    }
+    fputc('\n', out);
+}

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The grader speaks Chinese (issue 14): every message marked in the sources has a translation in
+# po/zh_CN.po, none empty or fuzzy, every one's printf directives those of its English
+# (msgfmt --check); and the built grade prints Chinese for LANG=zh_CN.UTF-8 and --lang zh, even
+# where the zh_CN locale is not installed, and English otherwise. Skipped (77) without gettext.
+#     translations.sh SOURCE_DIR BUILD_DIR
+set -u
+src=$1 build=$2
+for t in xgettext msgmerge msgattrib msgfmt; do
+    command -v $t >/dev/null || { echo "no $t (gettext): skipped"; exit 77; }
+done
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+sh "$src/po/update.sh" --check "$t/grade.pot" 2>/dev/null || fail "xgettext could not read the sources"
+total=$(grep -c '^msgid ' "$t/grade.pot")
+msgmerge --quiet --no-location -o "$t/zh.po" "$src/po/zh_CN.po" "$t/grade.pot" ||
+    fail "po/zh_CN.po does not merge"
+untranslated=$(msgattrib --untranslated --no-obsolete "$t/zh.po" | grep -c '^msgid ')
+fuzzy=$(msgattrib --only-fuzzy --no-obsolete "$t/zh.po" | grep -c '^msgid ')
+[ "$untranslated" -eq 0 ] || fail "$((untranslated - 1)) messages have no translation (po/update.sh, then translate): $(msgattrib --untranslated --no-obsolete "$t/zh.po" | grep '^msgid "' | sed -n 2,4p | tr '\n' ' ')"
+[ "$fuzzy" -eq 0 ] || fail "$((fuzzy - 1)) translations are fuzzy (the English changed): $(msgattrib --only-fuzzy --no-obsolete "$t/zh.po" | grep '^msgid "' | sed -n 2,4p | tr '\n' ' ')"
+msgfmt --check -o "$t/zh.mo" "$t/zh.po" 2> "$t/msgfmt.log" || fail "msgfmt --check: $(head -3 "$t/msgfmt.log")"
+# The built grader, from its build folder's catalogue.
+has_cjk() { python3 -c 'import sys; t = sys.stdin.read(); sys.exit(0 if any("\u4e00" <= c <= "\u9fff" for c in t) else 1)'; }
+g=$build/grade
+env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$g" --list | has_cjk || fail "LANG=zh_CN.UTF-8 grade --list is not in Chinese"
+# A container's LC_ALL=C.UTF-8 names no language: the LANG a student sets still counts.
+env -u LANGUAGE -u LC_MESSAGES LC_ALL=C.UTF-8 LANG=zh_CN.UTF-8 "$g" --list | has_cjk || fail "LC_ALL=C.UTF-8 LANG=zh_CN.UTF-8 grade --list is not in Chinese"
+env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C "$g" --lang zh --model --stride 8 > "$t/model.txt"
+has_cjk < "$t/model.txt" || fail "grade --lang zh --model is not in Chinese"
+grep -q '50.0%' "$t/model.txt" || fail "grade --lang zh --model lost its numbers: $(cat "$t/model.txt")"
+env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$g" --lang en --list | has_cjk && fail "--lang en is not English"
+env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "$g" --list | has_cjk && fail "LANG=C.UTF-8 is not English"
+"$g" --lang xx --list > "$t/xx.txt" 2>&1
+[ $? -eq 2 ] && grep -q 'en or zh' "$t/xx.txt" || fail "--lang xx is not a usage error: $(cat "$t/xx.txt")"
+# Numbers the C way whatever the locale (a decimal comma would break JSON and CSV).
+env -u LANGUAGE LC_ALL=de_DE.UTF-8 "$g" --lang zh --model --stride 8 | grep -q '12,5' && fail "a decimal comma"
+echo "$((total - 1)) messages, every one translated into Chinese"
+[ $fails -eq 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
+exit $((fails > 0))
