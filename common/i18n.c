@@ -40,6 +40,25 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Into dir, the locale/ folder beside the program at path (or ../share/locale from it), where
+ * there is one; dir untouched otherwise. */
+static void catalogue_dir(const char *path, char *dir, size_t size)
+{
+    char *real = path ? realpath(path, NULL) : NULL;
+    if (!real)
+        return;
+    char *slash = strrchr(real, '/');
+    if (slash)
+        *slash = '\0';
+    char try[4096];
+    snprintf(try, sizeof try, "%s/locale", real);
+    if (!is_dir(try))
+        snprintf(try, sizeof try, "%s/../share/locale", real);
+    if (is_dir(try))
+        snprintf(dir, size, "%s", try);
+    free(real);
+}
+
 int i18n_setup(const char *lang, const char *exe)
 {
     if (lang && strcmp(lang, "en") && strcmp(lang, "zh"))
@@ -64,18 +83,13 @@ int i18n_setup(const char *lang, const char *exe)
     }
     char dir[4096] = "";
     const char *env = getenv("GRADE_LOCALEDIR");
-    if (env && *env) {
+    if (env && *env)
         snprintf(dir, sizeof dir, "%s", env);
-    } else if (exe) {
-        char *real = realpath(exe, NULL);
-        const char *p = real ? real : exe;
-        const char *slash = strrchr(p, '/');
-        int n = slash ? (int)(slash - p) : 1;
-        snprintf(dir, sizeof dir, "%.*s/locale", n, slash ? p : ".");
-        if (!is_dir(dir))
-            snprintf(dir, sizeof dir, "%.*s/../share/locale", n, slash ? p : ".");
-        free(real);
-    }
+    /* Beside the program: found through /proc/self/exe, else through the path it was started
+     * by (a sandboxed /proc may not resolve). */
+    const char *from[] = {"/proc/self/exe", exe};
+    for (size_t i = 0; !*dir && i < 2; ++i)
+        catalogue_dir(from[i], dir, sizeof dir);
     if (*dir)
         bindtextdomain("grade", dir);
     bind_textdomain_codeset("grade", "UTF-8");

@@ -21,9 +21,10 @@
 
 /* Chooses the language: lang "en" or "zh" (from --lang), or NULL for the environment's
  * (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). Chinese works without the zh_CN locale installed
- * (through C.UTF-8). Numbers are always printed the C way (LC_NUMERIC is never set). exe is
- * the grade program's path, whose folder holds locale/ (or ../share/locale). Returns 0, or -1
- * when lang is neither. */
+ * (through C.UTF-8, or another installed locale). Numbers are always printed the C way
+ * (LC_NUMERIC is never set). The catalogues are in locale/ (or ../share/locale) beside the
+ * program, found through /proc/self/exe or else exe (argv[0]); GRADE_LOCALEDIR names another
+ * folder. Returns 0, or -1 when lang is neither. */
 int i18n_setup(const char *lang, const char *exe);
 
 /* Whether the messages are in Chinese. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "exit_codes.h"
+#include "i18n.h"
 
 static void record_path(const char *workdir, char *buf, size_t size)
 {
@@ -99,21 +100,21 @@ void ch_explain(const rn_result *r, double limit_s, char *buf, size_t size)
 {
     char how[256];
     rn_describe(r, how, sizeof how);
-    if (r->status == RN_TIMED_OUT)
+    if (r->status == RN_TIMED_OUT) /* beside others the limit was stretched (ch_run) */
         snprintf(buf, size,
-                 "timed out after %.0f s: the kernel never finished (a loop whose index never "
-                 "reaches its bound?)",
-                 limit_s);
+                 _("timed out after %.0f s: the kernel never finished (a loop whose index never "
+                   "reaches its bound?)"),
+                 r->elapsed_s > limit_s ? r->elapsed_s : limit_s);
     else if (r->status == RN_SIGNALED)
-        snprintf(buf, size, "crashed: %s", how);
+        snprintf(buf, size, _("crashed: %s"), how);
     else if (r->status == RN_START_FAILED)
-        snprintf(buf, size, "the grading child %s", how);
+        snprintf(buf, size, _("the grading child %s"), how);
     else if (r->exit_code == CL_EXIT_CUDA)
-        snprintf(buf, size, "a CUDA call failed (the message below names it)");
+        snprintf(buf, size, _("a CUDA call failed (the message below names it)"));
     else if (r->exit_code == CL_EXIT_CONTRACT)
-        snprintf(buf, size, "the compiled kernel does not fit the lab's launcher contract");
+        snprintf(buf, size, _("the compiled kernel does not fit the lab's launcher contract"));
     else if (r->exit_code == CL_EXIT_IO)
-        snprintf(buf, size, "the grading child could not save its results");
+        snprintf(buf, size, _("the grading child could not save its results"));
     else
-        snprintf(buf, size, "the kernel's process %s", how);
+        snprintf(buf, size, _("the kernel's process %s"), how);
 }

@@ -797,7 +797,7 @@ int main(int argc, char **argv)
 {
     cli_options opt;
     char err[512];
-    if (i18n_setup(lang_option(argc, argv), "/proc/self/exe") != 0)
+    if (i18n_setup(lang_option(argc, argv), argv[0]) != 0)
         die(CL_EXIT_USAGE, "%s", "--lang is en or zh");
     if (cli_parse(argc, argv, &opt, err, sizeof err) != 0)
         die(CL_EXIT_USAGE, "%s", err);
