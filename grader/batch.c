@@ -1,5 +1,6 @@
 /* batch.c - see batch.h. */
 #define _GNU_SOURCE
+#include "i18n.h"
 #include "batch.h"
 
 #include <cjson/cJSON.h>
@@ -82,14 +83,14 @@ static void write_feedback(const bt_options *opt, const in_student *st, const ch
     FILE *out = fopen(path, "w");
     if (!out)
         return;
-    fprintf(out, "# Feedback for %s\n\n", st->name);
+    fprintf(out, _("# Feedback for %s\n\n"), st->name);
     for (size_t i = 0; i < opt->nlabs; ++i) {
         char part[4400];
         part_path(opt, file, opt->labs[i]->id, "txt", part, sizeof part);
         FILE *in = fopen(part, "r");
         if (!in)
             continue;
-        fprintf(out, "## Lab %s %s: %s\n\n```text\n", opt->labs[i]->id, opt->labs[i]->slug,
+        fprintf(out, _("## Lab %s %s: %s\n\n```text\n"), opt->labs[i]->id, opt->labs[i]->slug,
                 opt->labs[i]->title);
         char buf[8192];
         size_t n, last = '\n';
@@ -203,7 +204,7 @@ static void fill_row(const bt_options *opt, size_t lab, const char *verdict, con
         row->verdict = verdict;
         row->reason = reason;
         if (text)
-            fprintf(text, "lab %s %s: %s, 0/%d\n  %s\n", spec->id, spec->slug, row->verdict,
+            fprintf(text, _("lab %s %s: %s, 0/%d\n  %s\n"), spec->id, spec->slug, row->verdict,
                     row->max_score, reason);
         *results = rp_gradescope_ungraded(spec, reason);
     } else {
@@ -330,11 +331,11 @@ static int run_on_gpus(const gr_config *cfg, const bt_options *opt, FILE *progre
         return 2;
     }
     if (make_dir(opt->out) != 0) {
-        fprintf(stderr, "grade: cannot make the output folder '%s'\n", opt->out);
+        fprintf(stderr, _("grade: cannot make the output folder '%s'\n"), opt->out);
         return 3;
     }
     if (progress)
-        fprintf(progress, "grade: one worker on each of %u GPUs\n", opt->gpus);
+        fprintf(progress, _("grade: one worker on each of %u GPUs\n"), opt->gpus);
     pid_t pids[64];
     unsigned n = opt->gpus < 64 ? opt->gpus : 64;
     fflush(NULL);
@@ -400,12 +401,12 @@ static int run_on_gpus(const gr_config *cfg, const bt_options *opt, FILE *progre
         }
     }
     if (!book || fclose(book) != 0 || rename(tmp, book_path) != 0) {
-        fprintf(stderr, "grade: cannot write '%s'\n", book_path);
+        fprintf(stderr, _("grade: cannot write '%s'\n"), book_path);
         return 3;
     }
     if (progress)
-        fprintf(progress, "grade: joined the gradebooks of %d of %u workers into %s\n", joined, n,
-                book_path);
+        fprintf(progress, _("grade: joined the gradebooks of %d of %u workers into %s\n"), joined,
+                n, book_path);
     return joined == (int)n ? worst : (worst > 3 ? worst : 3);
 }
 
@@ -457,7 +458,7 @@ static void row_written(batch_run *run, const pending *p, gb_row *row, char *rep
     if (make_dir(dir) != 0 || !report || !results ||
         write_text(part, report, strlen(report), 0644) != 0 ||
         write_text(json, results, strlen(results), 0644) != 0 || gb_write(run->book, row) != 0) {
-        fprintf(stderr, "grade: cannot write the gradebook or feedback in '%s'\n", opt->out);
+        fprintf(stderr, _("grade: cannot write the gradebook or feedback in '%s'\n"), opt->out);
         run->status = 3;
     }
     free(report);
@@ -466,12 +467,13 @@ static void row_written(batch_run *run, const pending *p, gb_row *row, char *rep
     run->finished++;
     if (run->progress) {
         double spent = rn_now_s() - run->start, each = spent / (double)run->finished;
-        fprintf(run->progress, "[%zu/%zu] %s, lab %s: %s %d/%d (%.1f s", run->finished, run->todo,
-                st->name, spec->id, row->verdict, row->score, row->max_score, row->seconds);
+        fprintf(run->progress, _("[%zu/%zu] %s, lab %s: %s %d/%d (%.1f s"), run->finished,
+                run->todo, st->name, spec->id, row->verdict, row->score, row->max_score,
+                row->seconds);
         if (run->finished < run->todo) {
-            fprintf(run->progress, "; about ");
+            fprintf(run->progress, _("; about "));
             say_time(run->progress, each * (double)(run->todo - run->finished));
-            fprintf(run->progress, " left");
+            fprintf(run->progress, _(" left"));
         }
         fprintf(run->progress, ")\n");
         fflush(run->progress);
@@ -483,7 +485,7 @@ static void row_written(batch_run *run, const pending *p, gb_row *row, char *rep
 /* A row whose work folder cannot be written: NOT GRADED, and why. */
 static const char *unwritable(const batch_run *run, char *reason, size_t size)
 {
-    snprintf(reason, size, "the grader cannot write its work folder in '%.900s'",
+    snprintf(reason, size, _("the grader cannot write its work folder in '%.900s'"),
              run->opt->workdir);
     return "NOT GRADED";
 }
@@ -624,7 +626,7 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
     snprintf(results, sizeof results, "%s/results", opt->out);
     if (make_dir(opt->out) != 0 || make_dir(feedback) != 0 || make_dir(path) != 0 ||
         make_dir(results) != 0) {
-        fprintf(stderr, "grade: cannot make the output folder '%s': %s\n", opt->out,
+        fprintf(stderr, _("grade: cannot make the output folder '%s': %s\n"), opt->out,
                 strerror(errno));
         in_free(&b);
         return 3;
@@ -642,8 +644,9 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
         for (size_t l = 0; l < opt->nlabs; ++l)
             todo += !gb_has(&done, b.students[i].name, opt->labs[l]->id);
     if (progress)
-        fprintf(progress, "grade: %zu submissions x %zu labs: %zu rows to grade%s, into %s\n", b.n,
-                opt->nlabs, todo, todo < total ? " (the others were graded before)" : "", opt->out);
+        fprintf(progress, _("grade: %zu submissions x %zu labs: %zu rows to grade%s, into %s\n"),
+                b.n, opt->nlabs, todo, todo < total ? _(" (the others were graded before)") : "",
+                opt->out);
     /* The rows to grade, in order. */
     pending *rows = calloc(todo ? todo : 1, sizeof *rows);
     size_t *left = calloc(b.n ? b.n : 1, sizeof *left); /* each student's rows still to write */
@@ -683,11 +686,11 @@ int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress)
     in_free(&b);
     if (progress && status < 2) {
         double spent = rn_now_s() - start;
-        fprintf(progress, "grade: %zu rows graded in ", finished);
+        fprintf(progress, _("grade: %zu rows graded in "), finished);
         say_time(progress, spent);
         if (finished)
-            fprintf(progress, " (%.1f s a row)", spent / (double)finished);
-        fprintf(progress, "; %zu did not pass. Gradebook: %s/gradebook.csv; feedback: %s/\n",
+            fprintf(progress, _(" (%.1f s a row)"), spent / (double)finished);
+        fprintf(progress, _("; %zu did not pass. Gradebook: %s/gradebook.csv; feedback: %s/\n"),
                 failed, opt->out, feedback);
     }
     if (status)

@@ -3,6 +3,7 @@
  * are read with libarchive, entry by entry, and only the kernel files' bytes are kept.
  */
 #define _GNU_SOURCE
+#include "i18n.h"
 #include "intake.h"
 
 #include <archive.h>
@@ -95,12 +96,12 @@ static void take(in_student *st, int lab, const char *origin, char *text, size_t
         k->text = NULL;
         free(text);
         snprintf(k->problem, sizeof k->problem,
-                 "two files for one lab, %.180s and %.180s: keep one", first, origin);
+                 _("two files for one lab, %.180s and %.180s: keep one"), first, origin);
         return;
     }
     snprintf(k->origin, sizeof k->origin, "%s", origin);
     if (!problem && text && memchr(text, '\0', size))
-        problem = "not a text file (it holds NUL bytes)";
+        problem = _("not a text file (it holds NUL bytes)");
     if (problem) {
         char what[400];
         snprintf(what, sizeof what, "%.190s: %s", origin, problem);
@@ -115,7 +116,7 @@ static void take(in_student *st, int lab, const char *origin, char *text, size_t
 static const char *too_large(void)
 {
     static char text[64];
-    snprintf(text, sizeof text, "too large (a kernel file holds at most %zu KiB)",
+    snprintf(text, sizeof text, _("too large (a kernel file holds at most %zu KiB)"),
              IN_MAX_KERNEL_BYTES >> 10);
     return text;
 }
@@ -136,7 +137,7 @@ static char *read_at(int fd, const char *name, size_t *size, const char **proble
     int f = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (f < 0 || fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
-        *problem = f < 0 && errno == ELOOP ? "a link, never followed" : "not a regular file";
+        *problem = f < 0 && errno == ELOOP ? _("a link, never followed") : _("not a regular file");
         if (f >= 0)
             close(f);
         return NULL;
@@ -152,7 +153,7 @@ static char *read_at(int fd, const char *name, size_t *size, const char **proble
         r = read(f, buf + got, (size_t)st.st_size - got);
     close(f);
     if (!buf) {
-        *problem = "out of memory";
+        *problem = _("out of memory");
         return NULL;
     }
     buf[got] = '\0';
@@ -187,15 +188,15 @@ static void walk_dir(walk *w, int fd, const char *shown, const char *rel, int de
         if (lab < 0)
             continue;
         if (S_ISLNK(st.st_mode)) {
-            take(w->st, lab, origin, NULL, 0, "a link, never followed");
+            take(w->st, lab, origin, NULL, 0, _("a link, never followed"));
             continue;
         }
         if (!S_ISREG(st.st_mode)) {
-            take(w->st, lab, origin, NULL, 0, "not a regular file");
+            take(w->st, lab, origin, NULL, 0, _("not a regular file"));
             continue;
         }
         if (st.st_nlink > 1) { /* a hard link may name any file its owner can read */
-            take(w->st, lab, origin, NULL, 0, "a hard link, never read");
+            take(w->st, lab, origin, NULL, 0, _("a hard link, never read"));
             continue;
         }
         size_t size = 0;
@@ -205,7 +206,7 @@ static void walk_dir(walk *w, int fd, const char *shown, const char *rel, int de
     }
     if (w->entries > IN_MAX_ENTRIES && !w->st->problem[0])
         snprintf(w->st->problem, sizeof w->st->problem,
-                 "more than %d files: only the first were looked at", IN_MAX_ENTRIES);
+                 _("more than %d files: only the first were looked at"), IN_MAX_ENTRIES);
     closedir(d);
 }
 
@@ -278,15 +279,16 @@ static void read_archive(in_student *st, const char *path, const char *shown,
     archive_read_support_format_tar(a);
     archive_read_support_format_gnutar(a);
     if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-        snprintf(st->problem, sizeof st->problem, "cannot read the archive %.200s: %.150s", shown,
-                 archive_error_string(a) ? archive_error_string(a) : "unknown format");
+        snprintf(st->problem, sizeof st->problem, _("cannot read the archive %.200s: %.150s"),
+                 shown, archive_error_string(a) ? archive_error_string(a) : _("unknown format"));
         archive_read_free(a);
         return;
     }
     struct archive_entry *e;
     size_t entries = 0, total = 0;
     int rc, damaged = 0;
-    const char *too_much = "the archive holds more than %d files or expands past %zu MiB: not read";
+    const char *too_much =
+        _("the archive holds more than %d files or expands past %zu MiB: not read");
     /* A warning (a name that is not in this locale's characters, for one) is no error. */
     while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
         la_int64_t declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
@@ -313,8 +315,9 @@ static void read_archive(in_student *st, const char *path, const char *shown,
         if (damaged || total > IN_MAX_ARCHIVE_BYTES) {
             free(text);
             if (damaged)
-                snprintf(st->problem, sizeof st->problem, "the archive %.200s is damaged: %.150s",
-                         shown, archive_error_string(a) ? archive_error_string(a) : "bad data");
+                snprintf(st->problem, sizeof st->problem,
+                         _("the archive %.200s is damaged: %.150s"), shown,
+                         archive_error_string(a) ? archive_error_string(a) : _("bad data"));
             else
                 snprintf(st->problem, sizeof st->problem, too_much, IN_MAX_ENTRIES,
                          IN_MAX_ARCHIVE_BYTES >> 20);
@@ -324,20 +327,20 @@ static void read_archive(in_student *st, const char *path, const char *shown,
             free(text);
         } else if (!stays_inside(name)) {
             free(text);
-            take(st, lab, origin, NULL, 0, "its path leaves the archive");
+            take(st, lab, origin, NULL, 0, _("its path leaves the archive"));
         } else if (archive_entry_hardlink(e) || archive_entry_filetype(e) == AE_IFLNK) {
             free(text);
-            take(st, lab, origin, NULL, 0, "a link, never followed");
+            take(st, lab, origin, NULL, 0, _("a link, never followed"));
         } else if (archive_entry_filetype(e) != AE_IFREG) {
             free(text);
-            take(st, lab, origin, NULL, 0, "not a regular file");
+            take(st, lab, origin, NULL, 0, _("not a regular file"));
         } else {
             take(st, lab, origin, text, size, text ? NULL : too_large());
         }
     }
     if (rc != ARCHIVE_EOF && rc != ARCHIVE_OK && rc != ARCHIVE_WARN && !st->problem[0])
-        snprintf(st->problem, sizeof st->problem, "the archive %.200s is damaged: %.150s", shown,
-                 archive_error_string(a) ? archive_error_string(a) : "unreadable entry");
+        snprintf(st->problem, sizeof st->problem, _("the archive %.200s is damaged: %.150s"), shown,
+                 archive_error_string(a) ? archive_error_string(a) : _("unreadable entry"));
     archive_read_free(a);
 }
 
@@ -353,13 +356,13 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
 {
     memset(out, 0, sizeof *out);
     if (nlabs > IN_MAX_LABS) {
-        snprintf(why, why_size, "at most %d labs at once", IN_MAX_LABS);
+        snprintf(why, why_size, _("at most %d labs at once"), IN_MAX_LABS);
         return -1;
     }
     int top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = top >= 0 ? fdopendir(top) : NULL;
     if (!d) {
-        snprintf(why, why_size, "cannot read the folder '%s': %s", dir, strerror(errno));
+        snprintf(why, why_size, _("cannot read the folder '%s': %s"), dir, strerror(errno));
         if (top >= 0)
             close(top);
         return -1;
@@ -388,7 +391,7 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
         char path[4500];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (S_ISLNK(st.st_mode)) {
-            snprintf(s->problem, sizeof s->problem, "%.200s is a link, never followed", s->name);
+            snprintf(s->problem, sizeof s->problem, _("%.200s is a link, never followed"), s->name);
         } else if (archive) {
             int f = openat(top, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
             char shown[300];
@@ -417,8 +420,8 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
              ++j)
             for (size_t k = i; k <= j; k += j - i)
                 snprintf(out->students[k].problem, sizeof out->students[k].problem,
-                         "two submissions are named '%.180s' (a folder and an archive, or two "
-                         "archives): keep one",
+                         _("two submissions are named '%.180s' (a folder and an archive, or two "
+                           "archives): keep one"),
                          out->students[i].name);
     return 0;
 }
