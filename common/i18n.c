@@ -14,21 +14,14 @@ int i18n_chinese(void)
     return chinese;
 }
 
-/* Whether a locale's name says no language: C, POSIX, C.UTF-8 (what containers often set in
- * LC_ALL, which would otherwise hide the LANG a student sets). */
-static int no_language(const char *v)
-{
-    return !strcmp(v, "C") || !strcmp(v, "POSIX") || !strncmp(v, "C.", 2);
-}
-
-/* The language the environment asks for, the way gettext reads it, except that a variable
- * naming no language passes the question on to the next. */
+/* The language the environment asks for, the way gettext reads it: LANGUAGE, then the first of
+ * LC_ALL, LC_MESSAGES, LANG that is set (so LC_ALL=C gives English whatever LANG says). */
 static const char *asked(void)
 {
     static const char *const vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
         const char *v = getenv(vars[i]);
-        if (v && *v && !no_language(v))
+        if (v && *v)
             return v;
     }
     return "";
@@ -143,6 +136,59 @@ void i18n_pad(FILE *out, const char *s, int width)
         fputc(' ', out);
 }
 
+/* Punctuation that never starts a line (closing marks) or never ends one (opening marks). */
+static int closing(unsigned c)
+{
+    static const unsigned marks[] = {0x3001, 0x3002, 0xff0c, 0xff1a, 0xff1b, 0xff01,
+                                     0xff1f, 0xff09, 0x300b, 0x300d, 0x201d, 0x2019};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; ++i)
+        if (c == marks[i])
+            return 1;
+    return 0;
+}
+
+static int opening(unsigned c)
+{
+    return c == 0xff08 || c == 0x300a || c == 0x300c || c == 0x201c || c == 0x2018;
+}
+
+static int columns(unsigned c)
+{
+    return wide(c) ? 2 : 1;
+}
+
+/* Moves *q past the next piece of text that may not be broken, returning its columns: a wide
+ * character, or a run up to a space, a line break or a wide character; with the closing marks
+ * after it, and after an opening mark also the piece it opens. */
+static int unit(const char **q)
+{
+    const char *s = *q;
+    unsigned c = next_char(&s);
+    int w = columns(c);
+    if (!wide(c) && !opening(c) && !closing(c)) {
+        while (*s && *s != ' ' && *s != '\n') {
+            const char *t = s;
+            unsigned d = next_char(&t);
+            if (wide(d) || opening(d) || closing(d))
+                break;
+            s = t;
+            w += columns(d);
+        }
+    }
+    *q = s;
+    if (opening(c) && **q && **q != ' ' && **q != '\n')
+        w += unit(q);
+    for (;;) {
+        const char *t = *q;
+        unsigned d = **q ? next_char(&t) : 0;
+        if (!closing(d))
+            break;
+        *q = t;
+        w += columns(d);
+    }
+    return w;
+}
+
 void i18n_wrap(FILE *out, const char *text, int indent, int first_col)
 {
     int col = first_col;
@@ -154,39 +200,8 @@ void i18n_wrap(FILE *out, const char *text, int indent, int first_col)
             ++p;
             continue;
         }
-        /* The next unit that may not be broken: a wide character (with the punctuation after
-         * it, which never starts a line), or a run up to a space or a wide character. */
-        const char *q = p, *r = p;
-        int w = 0;
-        unsigned c = next_char(&r);
-        if (wide(c)) {
-            q = r;
-            w = 2;
-            /* An opening bracket or quote never ends a line: it goes with what follows. */
-            if ((c == 0xff08 || c == 0x300a || c == 0x300c || c == 0x201c) && *q) {
-                const char *s = q;
-                unsigned d = next_char(&s);
-                if (wide(d)) {
-                    q = s;
-                    w += 2;
-                }
-            }
-            for (const char *s = q; *s;) {
-                unsigned d = next_char(&s);
-                if (!(d >= 0x3001 && d <= 0x3002) && !(d >= 0xff01 && d <= 0xff1f && d != 0xff08))
-                    break;
-                q = s;
-                w += 2;
-            }
-        } else {
-            while (*q && *q != ' ' && *q != '\n') {
-                const char *s = q;
-                if (wide(next_char(&s)))
-                    break;
-                q = s;
-                ++w;
-            }
-        }
+        const char *q = p;
+        int w = unit(&q);
         if (col > indent && col + w > 78) {
             fprintf(out, "\n%*s", indent, "");
             col = indent;

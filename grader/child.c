@@ -60,11 +60,12 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
     if (!gpu || gpu->lock_fd < 0)
         return run_once(worker, req, &req->args, NULL, r);
     /* Beside other gradings the time limit also covers the waits: at most WI_GPU_WAIT_S at each
-     * of a replay's two limited takes of the lock, and a quarter more for a GPU shared with
-     * others. What still runs out of that time is not run again: a kernel that hangs costs its
-     * own slot the longer limit, never the whole GPU a second one. */
+     * of a replay's two limited takes of the lock, as much again for its retake after measuring
+     * (which has no limit), and a quarter more for a GPU shared with others. What still runs out of
+     * that time is not run again: a kernel that hangs costs its own slot the longer limit, never
+     * the whole GPU a second one. */
     ch_request beside = *req;
-    beside.timeout_s = req->timeout_s * 1.25 + 2 * WI_GPU_WAIT_S;
+    beside.timeout_s = req->timeout_s * 1.25 + 3 * WI_GPU_WAIT_S;
     int rc;
     if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS) {
         rc = run_holding(worker, &beside, GL_SHARED, r);

@@ -15,7 +15,12 @@ by section (a section runs from one heading to the next):
     a Chinese handout may link to the glossary (zh/glossary.md) besides;
   - before each Chinese heading, the English heading's anchor, <a id="SLUG"></a> (GitHub's slug
     of the English text), so that links into a section keep their English fragments.
-A zh file with no English twin fails too. Prints each difference with both line numbers.
+and every file a Chinese handout shows or links to exists, seen from handouts/zh/. A zh file
+with no English twin fails too. Prints each difference with both line numbers.
+
+What it cannot see: the meaning, and the order of numbers and code spans inside a section (a
+translation that swaps two of them, or drops a sentence that has neither, still passes); a
+link's fragment (the workbook test checks that every one lands).
 
     zh_sync.py SOURCE_DIR            every pair
     zh_sync.py SOURCE_DIR NAME.md    one pair
@@ -159,6 +164,11 @@ def compare(en_path, zh_path, name):
                 fails.append(f"{where}: {len(e[2])} fenced blocks in English, {len(z[2])} in "
                              "Chinese")
         en_items, zh_items = prose_items(e[3]), prose_items(z[3])
+        zdir = os.path.dirname(zh_path)
+        for t in IMAGE.findall(prose_text(z[3])) + LINK.findall(prose_text(z[3])):
+            t = t.split("#")[0]
+            if t and not re.match(r"[a-z]+:", t) and not os.path.exists(os.path.join(zdir, t)):
+                fails.append(f"{where}: '{t}' does not exist, seen from handouts/zh/")
         zh_links = [english_target(t) for t in zh_items[3]]
         zh_figures = [f[3:] if f.startswith("zh-") else f for f in zh_items[2]]
         for label, a, b in (("numbers", en_items[0], zh_items[0]),

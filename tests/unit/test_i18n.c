@@ -74,6 +74,27 @@ static void wraps_chinese(void **state)
     assert_non_null(strstr(out, "8.0"));             /* a number stays whole */
 }
 
+/* Punctuation next to Latin text: a full-width comma after "nvcc" stays on its line, an
+ * opening bracket before "col" goes down with it, at whatever width the break falls. */
+static void wraps_mixed(void **state)
+{
+    (void)state;
+    for (int first = 15; first < 60; ++first) {
+        const char *out = wrap("先让 x 对应列（col = blockIdx.x * blockDim.x + threadIdx.x），"
+                               "再用共享内存分块，然后运行 nvcc，再运行 grade、doctor。",
+                               15, first);
+        assert_fits(out);
+        for (const char *p = strchr(out, '\n'); p; p = strchr(p + 1, '\n')) {
+            const char *next = p + 1 + strspn(p + 1, " ");
+            if (!strncmp(next, "，", 3) || !strncmp(next, "、", 3) || !strncmp(next, "）", 3) ||
+                !strncmp(next, "。", 3))
+                fail_msg("a line starts with a closing mark at column %d:\n%s", first, out);
+            if (p - out >= 3 && !strncmp(p - 3, "（", 3))
+                fail_msg("a line ends with an opening bracket at column %d:\n%s", first, out);
+        }
+    }
+}
+
 static void wraps_english_as_before(void **state)
 {
     (void)state;
@@ -104,6 +125,7 @@ int main(void)
         cmocka_unit_test(widths),
         cmocka_unit_test(padding),
         cmocka_unit_test(wraps_chinese),
+        cmocka_unit_test(wraps_mixed),
         cmocka_unit_test(wraps_english_as_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

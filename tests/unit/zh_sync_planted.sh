@@ -4,13 +4,15 @@
 # makes it fail, and the untouched copy passes. Skipped (77) without python3.
 #     zh_sync_planted.sh SOURCE_DIR
 set -u
-src=$1
+src=$(cd "$1" && pwd)
 command -v python3 >/dev/null || { echo "no python3: skipped"; exit 77; }
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fails=0
 sync() { python3 "$src/tests/tools/zh_sync.py" "$t" > "$t/out.txt" 2>&1; }
-fresh() { rm -rf "$t/handouts"; mkdir -p "$t/handouts"; cp -R "$src/handouts/"*.md "$src/handouts/zh" "$t/handouts/"; }
+# A copy of the handouts in a tree whose other files are the real ones (the links' targets).
+for f in "$src"/*; do [ "$(basename "$f")" = handouts ] || ln -s "$f" "$t/$(basename "$f")"; done
+fresh() { rm -rf "$t/handouts"; cp -R "$src/handouts" "$t/handouts"; }
 fresh
 sync || { echo "FAIL: the copy of the tree does not pass: $(head -3 "$t/out.txt")"; fails=1; }
 zh=$t/handouts/zh/01-dram-burst.md
@@ -29,6 +31,7 @@ plant "a number"   '0,/带宽为 2417/s//带宽为 2418/'
 plant "a command"  '0,/`make -f Makefile.student grade LAB=01`/s//`make grade LAB=01`/'
 plant "a heading"  '0,/^## /s//### /'
 plant "a figure"   '0,/\.\.\/figures\/zh\/warp-chunked.svg/s//..\/figures\/zh\/sectors-lines.svg/'
+plant "a path"     '0,/\.\.\/figures\/zh\/warp-chunked.svg/s//figures\/zh\/warp-chunked.svg/'
 plant "a block"    '0,/^```text$/{n;s/$/ /}'
 fresh
 rm "$zh"
