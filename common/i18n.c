@@ -64,9 +64,8 @@ int i18n_setup(const char *lang, const char *exe)
         setlocale(LC_CTYPE, "C.UTF-8");
     const char *m = setlocale(LC_MESSAGES, "");
     if (chinese) {
-        /* gettext ignores LANGUAGE in the "C" locale, not in C.UTF-8: without zh_CN
-         * installed, the messages still come in Chinese. */
-        /* Any locale but C will do (glibc's own C.UTF-8 first; some systems lack it). */
+        /* gettext ignores LANGUAGE in the "C" locale, not in any other: without zh_CN
+         * installed, any locale but C will do (glibc's own C.UTF-8 first; some lack it). */
         static const char *const any[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8"};
         for (size_t i = 0; (!m || !strcmp(m, "C") || !strcmp(m, "POSIX")) && i < 4; ++i)
             m = setlocale(LC_MESSAGES, any[i]);
