@@ -6,6 +6,7 @@
 #include "gpulock.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,9 @@ void gl_tag(const char *what)
     snprintf(tag, sizeof tag, "%s", what);
 }
 
-/* One line of the timeline, where GRADE_LOCK_LOG names its file (one write, appended). */
-static void note(int how, const char *event, double seconds)
+/* One line of the timeline, where GRADE_LOCK_LOG names its file (one write, appended): the
+ * time, the pid, then the rest as formatted. */
+static void log_line(double t, const char *fmt, ...)
 {
     const char *path = getenv("GRADE_LOCK_LOG");
     if (!path || !*path)
@@ -37,9 +39,18 @@ static void note(int how, const char *event, double seconds)
     int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return;
-    dprintf(fd, "%.6f %d %s %s %s %.6f\n", now_s(), (int)getpid(),
-            how == GL_EXCLUSIVE ? "EX" : "SH", event, tag, seconds);
+    char rest[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rest, sizeof rest, fmt, ap);
+    va_end(ap);
+    dprintf(fd, "%.6f %d %s\n", t, (int)getpid(), rest);
     close(fd);
+}
+
+static void note(int how, const char *event, double seconds)
+{
+    log_line(now_s(), "%s %s %s %.6f", how == GL_EXCLUSIVE ? "EX" : "SH", event, tag, seconds);
 }
 
 void gl_phase(const char *name)
@@ -48,14 +59,7 @@ void gl_phase(const char *name)
     double t = now_s();
     if (last == 0)
         last = t;
-    const char *path = getenv("GRADE_LOCK_LOG");
-    if (path && *path) {
-        int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            dprintf(fd, "%.6f %d -- phase %s %s %.6f\n", t, (int)getpid(), tag, name, t - last);
-            close(fd);
-        }
-    }
+    log_line(t, "-- phase %s %s %.6f", tag, name, t - last);
     last = t;
 }
 

@@ -7,13 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int chinese;
-
-int i18n_chinese(void)
-{
-    return chinese;
-}
-
 /* The language the environment asks for, the way gettext reads it: LANGUAGE, then the first of
  * LC_ALL, LC_MESSAGES, LANG that is set (so LC_ALL=C gives English whatever LANG says). */
 static const char *asked(void)
@@ -57,8 +50,7 @@ int i18n_setup(const char *lang, const char *exe)
     if (lang && strcmp(lang, "en") && strcmp(lang, "zh"))
         return -1;
     const char *want = lang ? lang : asked();
-    chinese = strncmp(want, "zh", 2) == 0;
-#ifndef CL_NO_NLS
+    int chinese = strncmp(want, "zh", 2) == 0;
     /* Messages and characters only: a decimal comma would break the JSON and CSV. */
     if (!setlocale(LC_CTYPE, "") || !strcmp(setlocale(LC_CTYPE, NULL), "C"))
         setlocale(LC_CTYPE, "C.UTF-8");
@@ -86,7 +78,6 @@ int i18n_setup(const char *lang, const char *exe)
         bindtextdomain("grade", dir);
     bind_textdomain_codeset("grade", "UTF-8");
     textdomain("grade");
-#endif
     return 0;
 }
 

@@ -11,12 +11,8 @@
 
 #include <stdio.h>
 
-#ifdef CL_NO_NLS
-#define _(s) (s)
-#else
 #include <libintl.h>
 #define _(s) gettext(s)
-#endif
 #define N_(s) s
 
 /* Chooses the language: lang "en" or "zh" (from --lang), or NULL for the environment's
@@ -26,9 +22,6 @@
  * program, found through /proc/self/exe or else exe (argv[0]); GRADE_LOCALEDIR names another
  * folder. Returns 0, or -1 when lang is neither. */
 int i18n_setup(const char *lang, const char *exe);
-
-/* Whether the messages are in Chinese. */
-int i18n_chinese(void);
 
 /* Columns that UTF-8 text takes on a terminal (a CJK character two, others one). */
 int i18n_width(const char *s);

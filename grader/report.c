@@ -28,12 +28,6 @@ static const char *L(const char *label)
     return b;
 }
 
-/* Prints text wrapped at 78 columns, every line after the first indented by indent spaces. */
-static void wrapped(FILE *out, const char *text, int indent, int first_col)
-{
-    i18n_wrap(out, text, indent, first_col);
-}
-
 static void engine_line(FILE *out, const char *label, const oc_traffic *t, double eff, double need)
 {
     fprintf(out, _("  %-12s %5.1f%%  %4.1f sectors/request  (need >= %.0f%%)  %s\n"), L(label),
@@ -78,10 +72,11 @@ static void task_note(FILE *out, const oc_outcome *o)
     if (!o->load_by_task && !o->store_by_task)
         return;
     fprintf(out, _("  %-12s "), "");
-    wrapped(out,
-            _("counted against the least traffic the task needs: the kernels' requests that waste "
-              "nothing (a word read again) do not make up for the sectors the others waste"),
-            15, 15);
+    i18n_wrap(
+        out,
+        _("counted against the least traffic the task needs: the kernels' requests that waste "
+          "nothing (a word read again) do not make up for the sectors the others waste"),
+        15, 15);
 }
 
 /* The trace engine's lines: efficiency, how it was measured, the worst line of code. */
@@ -100,7 +95,7 @@ static void trace_lines(FILE *out, const oc_outcome *o)
             o->trace_dropped > 0 ? _(" (buffer full: scaled up to the whole run)") : "");
     if (o->trace_smaller && s->trace_size_text) {
         fprintf(out, _("  %-12s "), "");
-        wrapped(out, _(s->trace_size_text), 15, 15);
+        i18n_wrap(out, _(s->trace_size_text), 15, 15);
     }
     if (o->disagreement[0])
         fprintf(out, _("  %-12s ENGINES DISAGREE: %s\n"), "", o->disagreement);
@@ -134,7 +129,7 @@ static void stage_lines(FILE *out, const oc_outcome *o)
         break;
     case OC_STAGE_CONTRACT:
         fprintf(out, _("  %-12s FAIL  "), L(N_("launcher")));
-        wrapped(out, o->refused, 21, 21);
+        i18n_wrap(out, o->refused, 21, 21);
         break;
     case OC_STAGE_RUN:
         fprintf(out, _("  %-12s %s\n"), L(N_("run")),
@@ -154,7 +149,7 @@ static void stage_lines(FILE *out, const oc_outcome *o)
         fprintf(out, _("  %-12s %s  "), L(N_("correctness")), o->check.passed ? "ok  " : "FAIL");
         if (o->check_at[0])
             fprintf(out, _("at %s: "), o->check_at);
-        wrapped(out, o->check.summary, 21, 21);
+        i18n_wrap(out, o->check.summary, 21, 21);
         if (!o->check.passed)
             indented_block(out, o->check.details, 10);
         else if (o->shapes_checked > 1)
@@ -184,11 +179,11 @@ static void coalescing_lines(FILE *out, const oc_outcome *o)
     }
     if (o->trace != OC_ENGINE_NOT_RUN && o->trace != OC_ENGINE_OK) {
         fprintf(out, _("  %-12s not run: "), L(N_("trace")));
-        wrapped(out, o->trace_why, 15, 29);
+        i18n_wrap(out, o->trace_why, 15, 29);
     }
     if (o->counters != OC_ENGINE_NOT_RUN && o->counters != OC_ENGINE_OK) {
         fprintf(out, _("  %-12s not read: "), L(N_("counters")));
-        wrapped(out, o->counters_why, 15, 30);
+        i18n_wrap(out, o->counters_why, 15, 30);
     }
 }
 
@@ -263,10 +258,10 @@ void rp_text_lab(FILE *out, const oc_outcome *o)
     coalescing_lines(out, o);
     timing_lines(out, o);
     fprintf(out, _("  %-12s "), L(N_("verdict")));
-    wrapped(out, o->reason, 15, 15);
+    i18n_wrap(out, o->reason, 15, 15);
     if (o->hint[0]) {
         fprintf(out, _("  %-12s "), L(N_("hint")));
-        wrapped(out, o->hint, 15, 15);
+        i18n_wrap(out, o->hint, 15, 15);
     }
     if (o->verdict != OC_PASS)
         fprintf(out, _("  %-12s handouts/%s-%s.md; then make -f Makefile.student grade LAB=%s\n"),
