@@ -45,6 +45,10 @@ static void catalogue_dir(const char *path, char *dir, size_t size)
     free(real);
 }
 
+static int chinese_asked;         /* what i18n_setup chose, for i18n_describe */
+static char bound_dir[4096];      /* the catalogues' folder bound, "" for gettext's own */
+static char messages_locale[128]; /* LC_MESSAGES as set */
+
 int i18n_setup(const char *lang, const char *exe)
 {
     if (lang && strcmp(lang, "en") && strcmp(lang, "zh"))
@@ -55,16 +59,11 @@ int i18n_setup(const char *lang, const char *exe)
     if (!setlocale(LC_CTYPE, "") || !strcmp(setlocale(LC_CTYPE, NULL), "C"))
         setlocale(LC_CTYPE, "C.UTF-8");
     const char *m = setlocale(LC_MESSAGES, "");
-    if (chinese) {
-        /* gettext ignores LANGUAGE in the "C" locale, not in any other: without zh_CN
-         * installed, any locale but C will do (glibc's own C.UTF-8 first; some lack it). */
-        static const char *const any[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8"};
-        for (size_t i = 0; (!m || !strcmp(m, "C") || !strcmp(m, "POSIX")) && i < 4; ++i)
-            m = setlocale(LC_MESSAGES, any[i]);
+    if (chinese)
         setenv("LANGUAGE", "zh_CN", 1);
-    } else {
-        setlocale(LC_MESSAGES, "C");
-    }
+    else
+        m = setlocale(LC_MESSAGES, "C");
+    chinese_asked = chinese;
     char dir[4096] = "";
     const char *env = getenv("GRADE_LOCALEDIR");
     if (env && *env)
@@ -76,9 +75,38 @@ int i18n_setup(const char *lang, const char *exe)
         catalogue_dir(from[i], dir, sizeof dir);
     if (*dir)
         bindtextdomain("grade", dir);
+    snprintf(bound_dir, sizeof bound_dir, "%s", dir);
     bind_textdomain_codeset("grade", "UTF-8");
     textdomain("grade");
+    /* gettext ignores LANGUAGE in the C locale, and some C libraries in C.UTF-8 too (the glibc
+     * 2.39 of our GPU machine): without zh_CN installed, take the first locale with which the
+     * catalogue loads (gettext("") is its header then). Each setlocale drops gettext's cache. */
+    static const char *const any[] = {"C.UTF-8",    "C.utf8",      "en_US.UTF-8",
+                                      "en_US.utf8", "en_GB.UTF-8", "en_GB.utf8"};
+    for (size_t i = 0; chinese && !*gettext("") && i < sizeof any / sizeof any[0]; ++i) {
+        const char *now = setlocale(LC_MESSAGES, any[i]);
+        if (now)
+            m = now;
+    }
+    snprintf(messages_locale, sizeof messages_locale, "%s", m ? m : "(none)");
     return 0;
+}
+
+int i18n_describe(char *buf, size_t size)
+{
+    int works = *gettext("") != '\0'; /* the catalogue's header, when it loaded */
+    if (!chinese_asked)
+        snprintf(buf, size, "%s", gettext("English (for Chinese: --lang zh, or LANG=zh_CN.UTF-8)"));
+    else if (works)
+        snprintf(buf, size, gettext("Chinese (catalogue in %s)"),
+                 *bound_dir ? bound_dir : bindtextdomain("grade", NULL));
+    else /* in English: without the catalogue there is no Chinese to say it in */
+        snprintf(buf, size,
+                 "Chinese was asked for, but no Chinese catalogue loaded (looked in '%s'; "
+                 "messages locale '%s'): rebuild with gettext's msgfmt installed, or name the "
+                 "folder with GRADE_LOCALEDIR",
+                 *bound_dir ? bound_dir : bindtextdomain("grade", NULL), messages_locale);
+    return chinese_asked && !works;
 }
 
 /* The code point at *p (advanced past it); malformed bytes count as one column each. */

@@ -23,6 +23,10 @@
  * folder. Returns 0, or -1 when lang is neither. */
 int i18n_setup(const char *lang, const char *exe);
 
+/* Into buf, the language chosen and where its catalogue came from, for grade --doctor.
+ * Returns 1 when Chinese was asked for but its catalogue did not load, else 0. */
+int i18n_describe(char *buf, size_t size);
+
 /* Columns that UTF-8 text takes on a terminal (a CJK character two, others one). */
 int i18n_width(const char *s);
 

@@ -63,6 +63,10 @@ int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
         argv[n++] = "--no-timing";
     if (a->shared_counters)
         argv[n++] = "--shared-counters";
+    if (a->counters_dir) {
+        argv[n++] = "--counters";
+        argv[n++] = a->counters_dir;
+    }
     if (a->gpu_lock) {
         argv[n++] = "--gpu-lock";
         argv[n++] = a->gpu_lock;
@@ -90,6 +94,7 @@ int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t wh
                             : !strcmp(opt, "--record")   ? &a->record
                             : !strcmp(opt, "--workdir")  ? &a->workdir
                             : !strcmp(opt, "--gpu-lock") ? &a->gpu_lock
+                            : !strcmp(opt, "--counters") ? &a->counters_dir
                                                          : NULL;
         if (!strcmp(opt, "--no-timing")) {
             a->no_timing = 1;

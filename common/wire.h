@@ -82,7 +82,10 @@ typedef struct wi_args {
     const char *workdir; /* where the child writes (required) */
     uint64_t seed;
     int no_timing;       /* WI_RUN: save the outputs, time nothing */
-    int shared_counters; /* WI_COUNTERS: read shared-memory bank conflicts too */
+    int shared_counters; /* WI_COUNTERS (and WI_RUN's counters): shared-memory bank conflicts */
+    /* WI_RUN: after the timing, the counters engine in the same process, its result and
+     * outputs in this folder as a WI_COUNTERS child leaves them; NULL: no counters. */
+    const char *counters_dir;
     /* The replays: the GPU lock of labs graded side by side, "FD:FD" of descriptors the child
      * inherits (gpulock.h); NULL: none, the GPU is the child's alone. */
     const char *gpu_lock;

@@ -885,15 +885,23 @@ static void apply_checks(oc_outcome *o, const checks *c)
     o->check_s += c->seconds;
 }
 
-/* The correctness replay (and, unless switched off, the timing engine): a child whose outputs
- * are checked (check_outputs) on the graded problem and the lab's small check shapes. */
+/* The correctness replay (and, unless switched off, the timing engine and the counters engine,
+ * in the same child: one CUDA start for the three): a child whose outputs are checked
+ * (check_outputs) on the graded problem and the lab's small check shapes. */
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                             const lab_files *f)
 {
     progress(cfg, _("[%s] replaying the launches (correctness%s)\n"), spec->id,
-             cfg->timing ? _(", then timing") : "");
-    ch_request req = replay_request(cfg, spec, f, WI_RUN, f->record, cfg->run_timeout_s);
+             cfg->timing && cfg->counters ? _(", then timing and the hardware counters (CUPTI)")
+             : cfg->timing                ? _(", then timing")
+             : cfg->counters              ? _(", then the hardware counters (CUPTI)")
+                                          : "");
+    /* The counters replay each kernel a few times, fewer than the timing does: as long again. */
+    double limit = cfg->run_timeout_s * (cfg->counters ? 2 : 1);
+    ch_request req = replay_request(cfg, spec, f, WI_RUN, f->record, limit);
     req.args.no_timing = !cfg->timing;
+    req.args.counters_dir = cfg->counters ? f->replay[REPLAY_COUNTERS] : NULL;
+    req.args.shared_counters = spec->report_bank_conflicts;
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
@@ -1024,40 +1032,30 @@ static void add_counters(oc_outcome *o, const wi_counters *c)
     }
 }
 
-static void counters_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                         const lab_files *f)
+/* What the counters engine found in the run child (correctness_run): its record in
+ * counters/, and the outputs it left, which must be right too. */
+static void counters_result(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
+                            const lab_files *f)
 {
-    progress(cfg, _("[%s] reading the hardware counters (CUPTI)\n"), spec->id);
-    ch_request req = replay_request(cfg, spec, f, WI_COUNTERS, f->record, cfg->counters_timeout_s);
-    req.args.shared_counters = spec->report_bank_conflicts;
-    rn_result r;
-    if (ch_run(cfg->worker, &req, &r) != 0) {
-        o->counters = OC_ENGINE_FAILED;
-        snprintf(o->counters_why, sizeof o->counters_why, _("cannot start the grading child"));
-        return;
-    }
     static wi_result res;
     char bad[512];
     snprintf(bad, sizeof bad, "%s", _("no counters in the record"));
-    int finished = r.status == RN_EXITED && r.exit_code == 0;
-    if (!finished) {
-        /* It ran correctly once; failing now is the kernel's doing, not the engine's. */
-        o->counters = OC_ENGINE_RUN_FAILED;
-        ch_explain(&r, cfg->counters_timeout_s, o->counters_why, sizeof o->counters_why);
-    } else if (ch_read_result(f->replay[REPLAY_COUNTERS], &res, bad, sizeof bad) != 0 ||
-               !res.has_counters) {
+    if (ch_read_result(f->replay[REPLAY_COUNTERS], &res, bad, sizeof bad) != 0 ||
+        !res.has_counters) {
         o->counters = OC_ENGINE_FAILED;
         snprintf(o->counters_why, sizeof o->counters_why, _("the counters left no record: %.400s"),
                  bad);
-    } else {
-        o->counters = engine_state(res.counters.status);
-        snprintf(o->counters_why, sizeof o->counters_why, "%s", res.counters.why);
-        add_counters(o, &res.counters);
-        if (o->counters == OC_ENGINE_OK)
-            check_measured(cfg, spec, o, f->replay[REPLAY_RUN], f->replay[REPLAY_COUNTERS],
-                           &spec->shapes->graded, _("while the counters were read"));
+        return;
     }
-    rn_result_free(&r);
+    o->counters = engine_state(res.counters.status);
+    snprintf(o->counters_why, sizeof o->counters_why, "%s", res.counters.why);
+    add_counters(o, &res.counters);
+    /* Their share of the run child's time, for the breakdown. */
+    o->counters_s = (res.counters.setup_ms + res.counters.measure_ms) / 1e3;
+    o->run_s -= o->counters_s < o->run_s ? o->counters_s : 0;
+    if (o->counters == OC_ENGINE_OK)
+        check_measured(cfg, spec, o, f->replay[REPLAY_RUN], f->replay[REPLAY_COUNTERS],
+                       &spec->shapes->graded, _("while the counters were read"));
 }
 
 /* Reads line number `line` of path into buf, without leading blanks and the newline. */
@@ -1321,17 +1319,16 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     }
 }
 
-/* The engines that measure a correct run: the trace, then the counters. */
+/* The engines that measure a correct run: the trace, and what the counters found in the run
+ * child. */
 static void measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const lab_files *f)
 {
     double t = rn_now_s();
     if (cfg->trace)
         trace_run(cfg, spec, o, f);
     o->trace_wall_s = rn_now_s() - t;
-    t = rn_now_s();
     if (cfg->counters)
-        counters_run(cfg, spec, o, f);
-    o->counters_s = rn_now_s() - t;
+        counters_result(cfg, spec, o, f);
 }
 
 typedef struct check_job {

@@ -29,7 +29,7 @@ typedef struct gr_config {
     int trace;              /* run the trace engine */
     const char *tracer_dir; /* where libcl_tracer.so and cl_trace_patch.fatbin are */
     int timing;             /* run the timing engine */
-    double compile_timeout_s, run_timeout_s, trace_timeout_s, counters_timeout_s;
+    double compile_timeout_s, run_timeout_s, trace_timeout_s;
     const char *cwd; /* paths below it are shown relative to it (as typed); NULL: as they are */
     FILE *progress;  /* one line per step, or NULL */
     int confine_recording; /* run the recording in its sandbox (gr_probe says whether it can) */

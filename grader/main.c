@@ -279,7 +279,6 @@ static void make_config(session *s)
                          .compile_timeout_s = 180,
                          .run_timeout_s = opt->timeout_s > 0 ? opt->timeout_s : 60,
                          .trace_timeout_s = 180,
-                         .counters_timeout_s = 180,
                          .cwd = s->cwd[0] ? s->cwd : NULL,
                          .progress = opt->quiet ? NULL : stderr,
                          .run_id = s->base};

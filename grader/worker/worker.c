@@ -163,10 +163,36 @@ void wk_free_guarded(void *ptr)
         cudaFree((char *)ptr - WK_GUARD_BYTES);
 }
 
+/* The device outputs the lab saved since it was set up (wk_save_device_raw), so that one more
+ * replay can start from poisoned outputs again. */
+static struct {
+    const void *dev;
+    size_t bytes;
+} outputs[WI_MAX_BUFFERS];
+static uint32_t noutputs;
+
+static void note_output(const void *dev, size_t bytes)
+{
+    for (uint32_t i = 0; i < noutputs; ++i)
+        if (outputs[i].dev == dev)
+            return;
+    if (noutputs < WI_MAX_BUFFERS) {
+        outputs[noutputs].dev = dev;
+        outputs[noutputs++].bytes = bytes;
+    }
+}
+
+static void poison_outputs(void)
+{
+    for (uint32_t i = 0; i < noutputs; ++i)
+        CL_CUDA_CHECK(cudaMemset((void *)outputs[i].dev, WK_POISON_BYTE, outputs[i].bytes));
+}
+
 /* A new lab state starts with no buffers. */
 static void forget_buffers(void)
 {
     nbuffers = 0;
+    noutputs = 0;
 }
 
 static char *path_in(const wk_job *job, const char *name)
@@ -189,6 +215,7 @@ void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, si
         exit(CL_EXIT_IO);
     }
     CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
+    note_output(dev, bytes);
     wk_save(job, name, host, bytes);
     free(host);
 }
@@ -579,22 +606,66 @@ static void run_check(const wk_job *job, const wk_lab *lab, unsigned k)
     free(dir);
 }
 
-/* WI_RUN: one replay for correctness, then (unless told not to) the timing engine. What was
- * timed must compute too: where the lab can reset its outputs, they are poisoned again and one
- * more replay's outputs are saved over the first's, for the grader to check. Then one replay on
- * each of the lab's check shapes. */
+/* The counters engine: one replay under CUPTI's range profiler, with the GPU held exclusively
+ * (the lock taken by the caller, given back to shared here); its result in job's folder. The
+ * profiler replays each kernel and restores memory between passes: what is left is one run's
+ * outputs, saved beside it for the grader to check. */
+static void profile(const wk_job *job, const wk_lab *lab, void *state, const work *w,
+                    wi_result *res)
+{
+    res->has_counters = 1;
+    ct_profile(w->run, w->ctx, job->shared_counters ? CT_SHARED : CT_GLOBAL, &res->counters);
+    gl_phase("profile");
+    gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
+    write_result(job, res);
+    if (res->counters.status == WI_ENGINE_OK) {
+        res->has_run = 1;
+        res->run.launched = 1;
+        res->run.guards_intact = lab->save(state, job);
+        res->run.useful_bytes = lab->useful_bytes(state);
+        write_result(job, res);
+    }
+}
+
+/* The counters in the run's own process (one CUDA start less than their own child): from
+ * poisoned outputs and freshly loaded device code, as a child of their own would start, into
+ * job->counters_dir. The caller holds the GPU exclusively. */
+static void count_after(const wk_job *job, const wk_lab *lab, void *state, const work *w,
+                        const wi_device *dev)
+{
+    static wi_result counted;
+    memset(&counted, 0, sizeof counted);
+    counted.mode = WI_COUNTERS;
+    counted.device = *dev;
+    wk_job cj = *job;
+    cj.workdir = job->counters_dir;
+    poison_outputs();
+    if (w->reload)
+        CL_CUDA_CHECK(w->reload(w->ctx));
+    profile(&cj, lab, state, w, &counted);
+}
+
+/* WI_RUN: one replay for correctness, then (unless told not to) the timing engine, and (when
+ * asked) the counters engine. What was timed must compute too: where the lab can reset its
+ * outputs, they are poisoned again and one more replay's outputs are saved over the first's,
+ * for the grader to check. Then one replay on each of the lab's check shapes. */
 static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
     work w = open_work(job, lab, state);
     run_once(job, lab, state, &w, res);
     write_result(job, res);
+    if (!job->no_timing || job->counters_dir)
+        use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is measured */
     if (!job->no_timing) {
         res->has_timing = 1;
-        use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is timed */
         time_all(job, lab, state, &w, &res->timing);
         gl_phase("timing");
-        gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
+    }
+    if (job->counters_dir)
+        count_after(job, lab, state, &w, &res->device); /* gives the lock back to shared */
+    gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
+    if (!job->no_timing) {
         if (lab->reset) {
             lab->reset(state);
             if (w.reload)
@@ -635,21 +706,8 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
     work w = open_work(job, lab, state);
-    res->has_counters = 1;
     use_gpu(GL_EXCLUSIVE); /* the counters count the GPU's traffic: this kernel's alone */
-    ct_profile(w.run, w.ctx, job->shared_counters ? CT_SHARED : CT_GLOBAL, &res->counters);
-    gl_phase("profile");
-    gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
-    write_result(job, res);
-    if (res->counters.status == WI_ENGINE_OK) {
-        /* The profiler replays each kernel and restores memory between passes: what is left is
-         * one run's outputs, saved for the grader to check. */
-        res->has_run = 1;
-        res->run.launched = 1;
-        res->run.guards_intact = lab->save(state, job);
-        res->run.useful_bytes = lab->useful_bytes(state);
-        write_result(job, res);
-    }
+    profile(job, lab, state, &w, res);
     rp_close(w.replay);
     lab->close(state);
     return 0;
@@ -700,6 +758,7 @@ static int usage(const char *why)
             "usage: grade-worker probe|record|run|counters|trace|explore [--lab NN]\n"
             "           [--kernel FILE.so] [--image FILE.fatbin --record FILE.json]\n"
             "           --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
+            "           [--counters DIR]\n"
             "The grading child of 'grade'; run 'grade --help' instead.\n",
             why);
     return CL_EXIT_WORKER_USAGE;
@@ -742,6 +801,7 @@ int main(int argc, char **argv)
                   .seed = a.seed,
                   .workdir = a.workdir,
                   .shared_counters = a.shared_counters,
+                  .counters_dir = a.counters_dir,
                   .no_timing = a.no_timing};
     static wi_result res;
     res.mode = a.mode;

@@ -40,9 +40,10 @@ typedef struct wk_job {
     const char *workdir;
     void *kernel_so; /* dlopen handle of the student's kernel object, NULL in explore mode */
     di_info dev;
-    cl_shape shape;      /* the size of the problem to set up (one of the lab's shapes) */
-    int shared_counters; /* the counters engine also reads shared-memory bank conflicts */
-    int no_timing;       /* the run saves the outputs and times nothing */
+    cl_shape shape;           /* the size of the problem to set up (one of the lab's shapes) */
+    int shared_counters;      /* the counters engine also reads shared-memory bank conflicts */
+    int no_timing;            /* the run saves the outputs and times nothing */
+    const char *counters_dir; /* the run also reads the counters, into this folder; or NULL */
     /* The record being replayed and the device code it runs; NULL while recording (then
      * kernel_so is the student's). */
     const wi_record *record;
