@@ -1,13 +1,15 @@
 /*
  * seeded.h - seeded, reproducible input data.
  *
- * Pure C, no GPU. The grading child and the parent both regenerate the same inputs from
- * (seed, stream), so inputs never travel between processes. The generator is splitmix64:
+ * The grading child (on the GPU, grader/worker/fill.cu, through the inline steps below) and
+ * the parent (in C, on the CPU) both regenerate the same inputs from (seed, stream), so inputs
+ * never travel between processes. The generator is splitmix64:
  * small, fast, and the same on every platform.
  */
 #ifndef CL_SEEDED_H
 #define CL_SEEDED_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +20,52 @@ extern "C" {
 typedef struct sd_rng {
     uint64_t state;
 } sd_rng;
+
+/* One seeded input array: the stream its values are drawn from, uniform in [lo, hi). */
+typedef struct sd_uniform {
+    uint64_t stream;
+    float lo, hi;
+} sd_uniform;
+
+/* The generator's steps, here so that the grading child's GPU fill (grader/worker/fill.cu)
+ * computes them from the same lines, bit for bit: integer arithmetic, and on the GPU the
+ * rounding of each step spelled out (nvcc would otherwise fuse a multiply and an add). */
+#ifdef __CUDACC__
+#define SD_FN static inline __host__ __device__
+#else
+#define SD_FN static inline
+#endif
+#define SD_GAMMA UINT64_C(0x9E3779B97F4A7C15)
+
+/* splitmix64's output function (Stafford's Mix13). */
+SD_FN uint64_t sd_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* Value i (from 0) of a generator whose state is state, without the i steps before it. */
+SD_FN uint64_t sd_value_at(uint64_t state, uint64_t i)
+{
+    return sd_mix64(state + (i + 1) * SD_GAMMA);
+}
+
+/* The top 24 bits give a float in [0, 1) with every value exactly representable. The scaling
+ * is done in double so that hi - lo cannot overflow; rounding the result to float can land
+ * on hi itself, which the half-open range forbids, so that case steps back one ulp. */
+SD_FN float sd_scale_unit(uint64_t bits, double lo, double span, float hi)
+{
+    double u = (double)(bits >> 40) * 0x1p-24;
+#ifdef __CUDA_ARCH__
+    float v = __double2float_rn(__dadd_rn(lo, __dmul_rn(u, span)));
+#else
+    float v = (float)(lo + u * span); /* ISO C: never contracted into one fused operation */
+#endif
+    if (v >= hi && span > 0.0)
+        v = nextafterf(hi, -INFINITY);
+    return v;
+}
 
 /* Starts a generator for one named input: different streams of one seed are independent. */
 void sd_init(sd_rng *rng, uint64_t seed, uint64_t stream);

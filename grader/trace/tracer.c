@@ -72,12 +72,15 @@ static struct {
     ta_record *d_records;
     watched watched[MAX_WATCHED];
     int nwatched;
+    int watching; /* the lab's buffers are set up: launches from now on are the traced work */
     char error[512];
 } tr;
 
-/* Called by the grading child (through dlsym) once the lab's buffers exist. */
+/* Called by the grading child (through dlsym) once the lab's buffers exist, inputs and all:
+ * the kernels that made the inputs (grader/worker/fill.cu) ran before, untraced. */
 __attribute__((visibility("default"))) void cl_tracer_watch(const uint64_t *ranges, int n)
 {
+    tr.watching = 1;
     tr.nwatched = 0;
     for (int i = 0; i < n && i < MAX_WATCHED; ++i, ranges += 4)
         tr.watched[tr.nwatched++] = (watched){ranges[0], ranges[1], ranges[2], ranges[3]};
@@ -235,6 +238,8 @@ static uint32_t random_key(void)
 static void launch_begin(const Sanitizer_LaunchData *l)
 {
     tr.current = NULL;
+    if (!tr.watching)
+        return; /* the grader's own set-up; its kernels' callback data stay NULL: no records */
     if (!tr.d_tracker) {
         SAN(sanitizerAlloc(l->context, (void **)&tr.d_tracker, sizeof(tr_tracker)));
         SAN(sanitizerAlloc(l->context, (void **)&tr.d_records,

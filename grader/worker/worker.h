@@ -21,6 +21,7 @@
 #include "devinfo.h"
 #include "exit_codes.h"
 #include "relocate.h"
+#include "seeded.h"
 #include "shape.h"
 #include "timing.h"
 #include "wire.h"
@@ -55,6 +56,12 @@ typedef struct wk_job {
  * In a replay there is no kernel object (no student host code): it returns NULL, and the
  * lab's launch is never called. */
 void *wk_symbol(const wk_job *job, const char *name);
+
+/* Seeded inputs made on the GPU (fill.cu): dev[r * row_stride + c * col_stride] is value
+ * r * cols + c of u's stream for seed, r < rows, c < cols: the floats sd_fill_uniform makes on
+ * the CPU for the same (seed, stream, range), bit for bit. */
+cudaError_t wk_fill_uniform(float *dev, uint64_t seed, const sd_uniform *u, size_t rows,
+                            size_t cols, size_t row_stride, size_t col_stride);
 
 /* Allocates bytes of device memory with poisoned guards on both sides; returns the usable
  * pointer (aligned to 256 bytes). Exits through CL_CUDA_CHECK on failure. The whole block

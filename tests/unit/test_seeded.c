@@ -229,6 +229,22 @@ static void test_skip_is_n_steps(void **state)
     assert_true(sd_next_u64(&a) == sd_next_u64(&b));
 }
 
+/* sd_value_at(state, i), what the GPU's fill computes for element i (grader/worker/fill.cu), is
+ * the generator's value i: the GPU-made inputs are those the grader checks against. */
+static void test_value_at_is_value_i(void **state)
+{
+    (void)state;
+    sd_rng rng;
+    sd_init(&rng, 12345, 2);
+    uint64_t start = rng.state;
+    for (uint64_t i = 0; i < 100000; i++) {
+        uint64_t want = sd_next_u64(&rng);
+        if (sd_value_at(start, i) != want)
+            fail_msg("value %llu differs", (unsigned long long)i);
+    }
+    assert_true(sd_value_at(start, 0) != sd_value_at(start, 1));
+}
+
 static void test_fill_uniform_streams_differ(void **state)
 {
     (void)state;
@@ -353,6 +369,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rng_is_splitmix64),
+        cmocka_unit_test(test_value_at_is_value_i),
         cmocka_unit_test(test_rng_pinned_sequence),
         cmocka_unit_test(test_rng_same_seed_and_stream_reproduce),
         cmocka_unit_test(test_rng_streams_and_seeds_differ),

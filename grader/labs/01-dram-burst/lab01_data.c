@@ -18,7 +18,9 @@ const cl_shapes lab01_shapes = {
     .describe = describe,
 };
 
-enum { STREAM_FACTOR = 1, STREAM_X = 2 };
+enum { STREAM_FACTOR = 1 };
+
+const sd_uniform lab01_x = {2, -8.0f, 8.0f};
 
 float lab01_factor(uint64_t seed)
 {
@@ -29,5 +31,5 @@ float lab01_factor(uint64_t seed)
 
 void lab01_fill_x(uint64_t seed, float *x, size_t n)
 {
-    sd_fill_uniform(x, n, seed, STREAM_X, -8.0f, 8.0f);
+    sd_fill_uniform(x, n, seed, lab01_x.stream, lab01_x.lo, lab01_x.hi);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "seeded.h"
 #include "shape.h"
 
 /* 3 * 2^24 + 7 floats: 201 MB per array, several times any L2, and a multiple of nothing. */
@@ -16,8 +17,9 @@
 /* The sizes (d[0] = n): graded, and checked at one float, partial warps and an odd million. */
 extern const cl_shapes lab01_shapes;
 
-/* The scale factor and x for a seed; x must hold n floats. */
+/* The scale factor and x for a seed; x must hold n floats. x's values, for the GPU's fill. */
 float lab01_factor(uint64_t seed);
 void lab01_fill_x(uint64_t seed, float *x, size_t n);
+extern const sd_uniform lab01_x;
 
 #endif

@@ -36,7 +36,9 @@ const cl_shapes lab02_shapes = {
     .describe = describe,
 };
 
+const sd_uniform lab02_input = {1, -1000.0f, 1000.0f};
+
 void lab02_fill_input(uint64_t seed, float *in, size_t count)
 {
-    sd_fill_uniform(in, count, seed, 1, -1000.0f, 1000.0f);
+    sd_fill_uniform(in, count, seed, lab02_input.stream, lab02_input.lo, lab02_input.hi);
 }

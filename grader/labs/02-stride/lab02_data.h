@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "seeded.h"
 #include "shape.h"
 
 /* Six channels (as in 5.1 sound), 6291552 frames: 151 MB in and out, several times any L2; a
@@ -21,5 +22,7 @@ extern const cl_shapes lab02_shapes;
 
 /* The interleaved input for a seed: LAB02_CHANNELS * LAB02_N floats. */
 void lab02_fill_input(uint64_t seed, float *in, size_t count);
+/* The input's values, for the GPU's fill. */
+extern const sd_uniform lab02_input;
 
 #endif

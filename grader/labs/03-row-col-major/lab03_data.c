@@ -18,19 +18,19 @@ const cl_shapes lab03_shapes = {
     .describe = describe,
 };
 
+const sd_uniform lab03_a = {1, -1.0f, 1.0f}, lab03_b = {2, -1.0f, 1.0f};
+
+float lab03_alpha(uint64_t seed)
+{
+    sd_rng rng;
+    sd_init(&rng, seed, 3);
+    return sd_next_float(&rng, 0.5f, 2.5f);
+}
+
 void lab03_fill(uint64_t seed, float *a, float *b, float *alpha, int rows, int cols)
 {
     size_t n = (size_t)rows * cols;
-    sd_fill_uniform(a, n, seed, 1, -1.0f, 1.0f);
-    sd_fill_uniform(b, n, seed, 2, -1.0f, 1.0f);
-    sd_rng rng;
-    sd_init(&rng, seed, 3);
-    *alpha = sd_next_float(&rng, 0.5f, 2.5f);
-}
-
-void lab03_to_colmajor(const float *a, float *a_cm, int rows, int cols)
-{
-    for (size_t r = 0; r < (size_t)rows; ++r)
-        for (size_t c = 0; c < (size_t)cols; ++c)
-            a_cm[c * rows + r] = a[r * cols + c];
+    sd_fill_uniform(a, n, seed, lab03_a.stream, lab03_a.lo, lab03_a.hi);
+    sd_fill_uniform(b, n, seed, lab03_b.stream, lab03_b.lo, lab03_b.hi);
+    *alpha = lab03_alpha(seed);
 }

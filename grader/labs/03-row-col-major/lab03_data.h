@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "seeded.h"
 #include "shape.h"
 
 /* 6008 x 4104: not square, no power of two, 98.6 MB a matrix; both sizes are multiples of 8
@@ -22,8 +23,8 @@ extern const cl_shapes lab03_shapes;
 
 /* The inputs for a seed: a and b row-major (rows * cols floats each), and alpha. */
 void lab03_fill(uint64_t seed, float *a, float *b, float *alpha, int rows, int cols);
-
-/* The column-major copy of the row-major matrix a. */
-void lab03_to_colmajor(const float *a, float *a_cm, int rows, int cols);
+float lab03_alpha(uint64_t seed);
+/* The values of a and of b, in row-major order, for the GPU's fill. */
+extern const sd_uniform lab03_a, lab03_b;
 
 #endif

@@ -32,32 +32,21 @@ static void *lab03_open(const wk_job *job)
         return NULL;
     s->rows = (int)job->shape.d[0];
     s->cols = (int)job->shape.d[1];
-    size_t bytes = matrix_bytes(s);
-    float *a = malloc(bytes), *b = malloc(bytes), *a_cm = malloc(bytes);
-    if (!a || !b || !a_cm) {
-        free(s);
-        free(a);
-        free(b);
-        free(a_cm);
-        return NULL;
-    }
+    size_t bytes = matrix_bytes(s), rows = (size_t)s->rows, cols = (size_t)s->cols;
     s->row_sums = (sums_fn)wk_symbol(job, "lab03_row_sums");
     s->axpby = (axpby_fn)wk_symbol(job, "lab03_axpby");
     s->row_sums_cm = (sums_fn)wk_symbol(job, "lab03_row_sums_colmajor");
-    lab03_fill(job->seed, a, b, &s->alpha, s->rows, s->cols);
-    lab03_to_colmajor(a, a_cm, s->rows, s->cols);
+    s->alpha = lab03_alpha(job->seed);
     s->a = wk_alloc_guarded(bytes);
     s->b = wk_alloc_guarded(bytes);
     s->c = wk_alloc_guarded(bytes);
     s->a_cm = wk_alloc_guarded(bytes);
     s->sums = wk_alloc_guarded((size_t)s->rows * sizeof(float));
     s->sums_cm = wk_alloc_guarded((size_t)s->rows * sizeof(float));
-    CL_CUDA_CHECK(cudaMemcpy(s->a, a, bytes, cudaMemcpyHostToDevice));
-    CL_CUDA_CHECK(cudaMemcpy(s->b, b, bytes, cudaMemcpyHostToDevice));
-    CL_CUDA_CHECK(cudaMemcpy(s->a_cm, a_cm, bytes, cudaMemcpyHostToDevice));
-    free(a);
-    free(b);
-    free(a_cm);
+    CL_CUDA_CHECK(wk_fill_uniform(s->a, job->seed, &lab03_a, rows, cols, cols, 1));
+    CL_CUDA_CHECK(wk_fill_uniform(s->b, job->seed, &lab03_b, rows, cols, cols, 1));
+    /* a again, column-major: element (r, c) at c * rows + r. */
+    CL_CUDA_CHECK(wk_fill_uniform(s->a_cm, job->seed, &lab03_a, rows, cols, 1, rows));
     return s;
 }
 

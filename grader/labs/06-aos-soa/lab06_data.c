@@ -20,15 +20,17 @@ const cl_shapes lab06_shapes = {
 };
 
 /* position, velocity, mass, charge */
-static const float field_lo[LAB06_FIELDS] = {-100, -100, -100, -10, -10, -10, 1, -1};
-static const float field_hi[LAB06_FIELDS] = {100, 100, 100, 10, 10, 10, 10, 1};
+const sd_uniform lab06_fields[LAB06_FIELDS] = {
+    {1, -100, 100}, {2, -100, 100}, {3, -100, 100}, {4, -10, 10},
+    {5, -10, 10},   {6, -10, 10},   {7, 1, 10},     {8, -1, 1},
+};
 
 typedef struct fill_job {
     uint64_t seed;
     float *aos;
 } fill_job;
 
-/* Particles [begin, end): field f of particle i is value i of stream 1 + f, so each part starts
+/* Particles [begin, end): field f of particle i is value i of field f's stream, so each part starts
  * its eight generators begin values on, and the array is written in one pass. */
 static void fill_particles(void *ctx, size_t part, size_t begin, size_t end)
 {
@@ -36,12 +38,13 @@ static void fill_particles(void *ctx, size_t part, size_t begin, size_t end)
     const fill_job *j = ctx;
     sd_rng rng[LAB06_FIELDS];
     for (int f = 0; f < LAB06_FIELDS; ++f) {
-        sd_init(&rng[f], j->seed, 1 + (uint64_t)f);
+        sd_init(&rng[f], j->seed, lab06_fields[f].stream);
         sd_skip(&rng[f], begin);
     }
     for (size_t i = begin; i < end; ++i)
         for (int f = 0; f < LAB06_FIELDS; ++f)
-            j->aos[i * LAB06_FIELDS + f] = sd_next_float(&rng[f], field_lo[f], field_hi[f]);
+            j->aos[i * LAB06_FIELDS + f] =
+                sd_next_float(&rng[f], lab06_fields[f].lo, lab06_fields[f].hi);
 }
 
 void lab06_fill(uint64_t seed, float *aos, size_t n)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "seeded.h"
 #include "shape.h"
 
 /* 12000017 particles: 384 MB as structures; a step reads six of the eight fields (288 MB) and
@@ -30,6 +31,8 @@ extern const cl_shapes lab06_shapes;
  * velocities in [-10, 10), mass in [1, 10), charge in [-1, 1), each field from a random stream
  * of its own, so that two fields swapped show. */
 void lab06_fill(uint64_t seed, float *aos, size_t n);
+/* Field f's values (value i is particle i's), for the GPU's fill. */
+extern const sd_uniform lab06_fields[LAB06_FIELDS];
 
 /* steps time steps of the lab's motion, in place, on n particles stored as structures. */
 void lab06_reference(float *aos, size_t n, int steps, float dt, float g);
