@@ -465,7 +465,11 @@ static void coalescing_hint(oc_outcome *o, int load_ok)
                      worst->bytes / worst->requests, sig, sizeof sig);
     }
     const char *lab_hint = o->spec->efficiency_hint ? _(o->spec->efficiency_hint) : "";
-    snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, *sig && *lab_hint ? " " : "", lab_hint);
+    /* Two sentences: a space between them, but none after a full-width stop (Chinese). */
+    size_t n = strlen(sig);
+    int wide_end = n && (unsigned char)sig[n - 1] >= 0x80;
+    snprintf(o->hint, sizeof o->hint, "%s%s%s", sig, n && *lab_hint && !wide_end ? " " : "",
+             lab_hint);
 }
 
 /* When both engines measured the same problem and count different sectors per request, the
