@@ -28,10 +28,8 @@ extern "C" cudaError_t wk_fill_uniform(float *dev, uint64_t seed, const sd_unifo
         return cudaSuccess;
     sd_rng rng;
     sd_init(&rng, seed, u->stream);
-    int device = 0, sms = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    cudaError_t err = wk_multiprocessors(&sms);
     if (err != cudaSuccess)
         return err;
     const unsigned threads = 256;

@@ -43,7 +43,7 @@ __global__ void copy_float(const float *__restrict__ src, float *__restrict__ ds
         dst[i] = src[i];
 }
 
-static cudaError_t multiprocessors(int *sms)
+extern "C" cudaError_t wk_multiprocessors(int *sms)
 {
     int device = 0;
     cudaError_t err = cudaGetDevice(&device);
@@ -77,7 +77,7 @@ extern "C" cudaError_t wk_sol_copy_run(int k, const void *src, void *dst, size_t
     if (k < 0 || k >= wk_sol_copies())
         return cudaErrorInvalidValue;
     int sms = 0;
-    cudaError_t err = multiprocessors(&sms);
+    cudaError_t err = wk_multiprocessors(&sms);
     if (err != cudaSuccess)
         return err;
     const unsigned threads = 256;

@@ -57,6 +57,9 @@ typedef struct wk_job {
  * lab's launch is never called. */
 void *wk_symbol(const wk_job *job, const char *name);
 
+/* The current device's multiprocessors, into *sms (sol_copy.cu). */
+cudaError_t wk_multiprocessors(int *sms);
+
 /* Seeded inputs made on the GPU (fill.cu): dev[r * row_stride + c * col_stride] is value
  * r * cols + c of u's stream for seed, r < rows, c < cols: the floats sd_fill_uniform makes on
  * the CPU for the same (seed, stream, range), bit for bit. */
