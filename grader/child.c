@@ -25,7 +25,8 @@ static int run_once(const char *worker, const ch_request *req, const wi_args *ar
                      .sandbox = req->sandbox,
                      .max_data_bytes = req->max_data_bytes,
                      .max_file_bytes = req->max_file_bytes,
-                     .keep_fds = keep_fds};
+                     .keep_fds = keep_fds,
+                     .stop_fd = req->stop_fd};
     char path[4200];
     record_path(args->workdir, path, sizeof path);
     remove(path);
@@ -80,7 +81,7 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
     /* Whatever else went wrong beside other gradings (the lock not free in time, a CUDA error
      * such as memory a neighbour held) is confirmed alone before it counts: the child runs
      * again with the whole GPU and its own time limit. */
-    if (rc == 0 && !clean(r) && r->status != RN_TIMED_OUT) {
+    if (rc == 0 && !clean(r) && r->status != RN_TIMED_OUT && !r->stopped) {
         rn_result_free(r);
         rc = run_holding(worker, req, GL_EXCLUSIVE, r);
     }

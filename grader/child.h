@@ -26,6 +26,8 @@ typedef struct ch_request {
     size_t max_file_bytes;           /* its RLIMIT_FSIZE; 0: none */
     /* The GPU lock of labs graded side by side (this process's own, gpulock.h); NULL: none. */
     gl_lock *gpu;
+    /* Stops the child when readable (rn_options.stop_fd); a stopped child is not run again. */
+    const int *stop_fd;
 } ch_request;
 
 /* Removes any old record from the work folder, runs worker with req and fills *r (free with

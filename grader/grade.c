@@ -891,11 +891,6 @@ static void apply_checks(oc_outcome *o, const checks *c)
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                             const lab_files *f)
 {
-    progress(cfg, _("[%s] replaying the launches (correctness%s)\n"), spec->id,
-             cfg->timing && cfg->counters ? _(", then timing and the hardware counters (CUPTI)")
-             : cfg->timing                ? _(", then timing")
-             : cfg->counters              ? _(", then the hardware counters (CUPTI)")
-                                          : "");
     /* The counters replay each kernel a few times, fewer than the timing does: as long again. */
     double limit = cfg->run_timeout_s * (cfg->counters ? 2 : 1);
     ch_request req = replay_request(cfg, spec, f, WI_RUN, f->record, limit);
@@ -1180,17 +1175,40 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
 /* How the trace is tried: one warp in 16 (every warp of a small grid) with room for 2^21
  * records a launch (590 MB of device memory; only the records made are copied back); where a
  * launch filled its buffer, again with one warp in 128. A full buffer would leave the rest of
- * a launch unseen: when even the second try fills one, the trace is not used (trace_run). */
+ * a launch unseen: when even the second try fills one, the trace is not used (trace_collect). */
 static const struct {
     unsigned sample, max_records;
 } trace_tries[] = {{16, 1u << 21}, {128, 1u << 21}};
 
+/* The trace runs on a thread of its own beside the correctness replay (it needs only the
+ * records and the device code, never the replay's results): trace_begin starts it, and once
+ * the replay's outputs are there and checked, trace_end applies what it found (or, where the
+ * run was wrong, stops its child and forgets it). What the thread finds goes into the job's
+ * own outcome, `found`, of which only the trace's fields are taken; it never touches the
+ * lab's. */
+typedef struct trace_job {
+    const gr_config *cfg;
+    const lab_spec *spec;
+    const lab_files *f;
+    oc_outcome found; /* trace, trace_why, trace_s, trace_useful_bytes */
+    wi_trace t;       /* the trace to apply, when have */
+    int have;
+    int trace_recorded;
+    gl_lock gpu;   /* its own lock on the GPU lock's files: the two threads' are apart */
+    int stop[2];   /* a byte written to stop[1] stops its child: the trace is not wanted */
+    double wall_s; /* from its start to its end */
+    pthread_t thread;
+    int beside; /* it runs on its thread (else trace_end runs it, when it is wanted) */
+} trace_job;
+
 /* Runs the traced child once, tracing one warp in sample with room for max_records records a
  * launch; 0 with *t filled when it ran. */
-static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                       const lab_files *f, unsigned sample, unsigned max_records, wi_trace *t,
-                       char *why, size_t why_size)
+static int trace_child(trace_job *j, unsigned sample, unsigned max_records, wi_trace *t, char *why,
+                       size_t why_size)
 {
+    const gr_config *cfg = j->cfg;
+    oc_outcome *o = &j->found;
+    const lab_files *f = j->f;
     char lib[4200], patches[4200], out[4400];
     snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(patches, sizeof patches, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
@@ -1202,8 +1220,11 @@ static int trace_child(const gr_config *cfg, const lab_spec *spec, oc_outcome *o
     snprintf(env_sample, sizeof env_sample, "%s=%u", WI_ENV_TRACE_SAMPLE, sample);
     snprintf(env_max, sizeof env_max, "%s=%u", WI_ENV_TRACE_MAX_RECORDS, max_records);
     const char *env[] = {env_lib, env_patch, env_out, env_sample, env_max, NULL};
-    ch_request req = replay_request(cfg, spec, f, WI_TRACE, f->trace_record, cfg->trace_timeout_s);
+    ch_request req =
+        replay_request(cfg, j->spec, f, WI_TRACE, f->trace_record, cfg->trace_timeout_s);
     req.env = env;
+    req.gpu = j->gpu.lock_fd >= 0 ? &j->gpu : cfg->gpu; /* its own, where it runs beside */
+    req.stop_fd = j->stop[0] >= 0 ? &j->stop[0] : NULL;
     remove(out);
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) != 0) {
@@ -1267,8 +1288,13 @@ static int same_kernels(const wi_record *a, const wi_record *b, char *which, siz
     return 1;
 }
 
-static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const lab_files *f)
+/* The trace's tries (trace_tries), into j: the trace to apply in j->t, or why there is none
+ * in j->found. */
+static void trace_collect(trace_job *j)
 {
+    double start = rn_now_s();
+    const gr_config *cfg = j->cfg;
+    oc_outcome *o = &j->found;
     char lib[4200], patches[4200], which[256];
     snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(patches, sizeof patches, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
@@ -1279,7 +1305,7 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                    "CUDA Toolkit, in compute-sanitizer/); rebuild where the toolkit has it"));
         return;
     }
-    if (o->trace_recorded && !same_kernels(&full_record, &small_record, which, sizeof which)) {
+    if (j->trace_recorded && !same_kernels(&full_record, &small_record, which, sizeof which)) {
         o->trace = OC_ENGINE_RUN_FAILED;
         snprintf(o->trace_why, sizeof o->trace_why,
                  _("on the smaller problem the trace runs, the launcher launched other kernels "
@@ -1289,14 +1315,15 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
         wi_clean_text(o->trace_why);
         return;
     }
-    progress(cfg, _("[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n"), spec->id);
+    progress(cfg, _("[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n"),
+             j->spec->id);
     size_t ntries = sizeof trace_tries / sizeof trace_tries[0];
     for (size_t i = 0; i < ntries; ++i) {
         wi_trace t;
         memset(&t, 0, sizeof t);
         char why[512] = "";
-        int ok = trace_child(cfg, spec, o, f, trace_tries[i].sample, trace_tries[i].max_records, &t,
-                             why, sizeof why) == 0;
+        int ok = trace_child(j, trace_tries[i].sample, trace_tries[i].max_records, &t, why,
+                             sizeof why) == 0;
         int full = ok && dropped(&t) > 0 && i + 1 < ntries;
         if (ok && !full && dropped(&t) > 0) {
             /* Even the sparsest try left part of a launch unseen: a partial trace would grade
@@ -1308,77 +1335,96 @@ static void trace_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                        "a small part of that"),
                      trace_tries[i].sample, (unsigned long long)dropped(&t));
         } else if (ok && !full) {
-            add_trace(cfg, o, &t, f);
-            check_measured(cfg, spec, o, f->replay[REPLAY_RUN], f->replay[REPLAY_TRACE],
-                           &spec->shapes->traced, _("while it was traced"));
-            o->trace_smaller = o->trace_useful_bytes > 0 && o->trace_useful_bytes < o->useful_bytes;
+            j->t = t; /* kept for trace_end */
+            j->have = 1;
+            break;
         }
         wi_trace_free(&t);
         if (!full)
             break;
     }
+    j->wall_s = rn_now_s() - start;
 }
 
-/* The engines that measure a correct run: the trace, and what the counters found in the run
- * child. */
-static void measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, const lab_files *f)
+static void *trace_thread(void *arg)
 {
-    double t = rn_now_s();
-    if (cfg->trace)
-        trace_run(cfg, spec, o, f);
-    o->trace_wall_s = rn_now_s() - t;
-    if (cfg->counters)
-        counters_result(cfg, spec, o, f);
-}
-
-typedef struct check_job {
-    const gr_config *cfg;
-    const lab_spec *spec;
-    const lab_files *f;
-    int clean;
-    checks found;
-} check_job;
-
-static void *check_thread(void *arg)
-{
-    check_job *j = arg;
-    check_outputs(j->cfg, j->spec, j->f, j->clean, &j->found);
+    trace_collect(arg);
     return NULL;
 }
 
-/* The CPU checks of the correctness run, then the engines, which measure a correct run only.
- * Where the run ended cleanly the checks run on a thread of their own while the engines
- * measure (the engines are GPU children; the checks, the grader's own code on files that no
- * child writes any more), and what the engines found is forgotten when the checks fail. */
+/* Starts the trace beside the correctness replay, or readies it to run after (trace_end),
+ * where no thread or pipe can be had. */
+static void trace_begin(const gr_config *cfg, const lab_spec *spec, const oc_outcome *o,
+                        const lab_files *f, trace_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->cfg = cfg;
+    j->spec = spec;
+    j->f = f;
+    j->trace_recorded = o->trace_recorded;
+    j->gpu = GL_NONE;
+    j->stop[0] = j->stop[1] = -1;
+    if (cfg->gpu && gl_open(cfg->gpu, &j->gpu) != 0)
+        return;
+    if (pipe(j->stop) != 0 || fcntl(j->stop[0], F_SETFD, FD_CLOEXEC) != 0 ||
+        fcntl(j->stop[1], F_SETFD, FD_CLOEXEC) != 0) {
+        for (int i = 0; i < 2; ++i)
+            if (j->stop[i] >= 0)
+                close(j->stop[i]);
+        j->stop[0] = j->stop[1] = -1;
+        return;
+    }
+    j->beside = pthread_create(&j->thread, NULL, trace_thread, j) == 0;
+}
+
+/* Ends the trace: where it is wanted (the run was right), waits for it (or runs it now) and
+ * applies what it found to o; where not, stops its child and forgets it. */
+static void trace_end(trace_job *j, int wanted, oc_outcome *o)
+{
+    if (!wanted && j->beside && j->stop[1] >= 0) {
+        ssize_t n = write(j->stop[1], "", 1); /* failing, the child runs to its end: time lost */
+        (void)n;
+    }
+    if (j->beside)
+        pthread_join(j->thread, NULL);
+    else if (wanted)
+        trace_collect(j);
+    for (int i = 0; i < 2; ++i)
+        if (j->stop[i] >= 0)
+            close(j->stop[i]);
+    gl_close(&j->gpu);
+    o->trace_wall_s = j->wall_s;
+    if (wanted) {
+        o->trace = j->found.trace;
+        snprintf(o->trace_why, sizeof o->trace_why, "%s", j->found.trace_why);
+        o->trace_s = j->found.trace_s;
+        o->trace_useful_bytes = j->found.trace_useful_bytes;
+    }
+    if (wanted && j->have) {
+        add_trace(j->cfg, o, &j->t, j->f);
+        check_measured(j->cfg, j->spec, o, j->f->replay[REPLAY_RUN], j->f->replay[REPLAY_TRACE],
+                       &j->spec->shapes->traced, _("while it was traced"));
+        o->trace_smaller = o->trace_useful_bytes > 0 && o->trace_useful_bytes < o->useful_bytes;
+    }
+    if (j->have)
+        wi_trace_free(&j->t);
+}
+
+/* The CPU checks of the correctness run (while the trace, where it runs beside, goes on), then
+ * the engines, which count for a correct run only: the trace's findings and what the counters
+ * found in the run child. The trace of a wrong run is stopped and forgotten. */
 static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                              const lab_files *f)
+                              const lab_files *f, trace_job *tj)
 {
     progress(cfg, _("[%s] checking the outputs against the CPU reference\n"), spec->id);
-    static check_job job;
-    job = (check_job){
-        .cfg = cfg, .spec = spec, .f = f, .clean = !o->run_problem[0] && o->guards_intact};
-    pthread_t thread;
-    int beside = job.clean && (cfg->trace || cfg->counters) &&
-                 pthread_create(&thread, NULL, check_thread, &job) == 0;
-    if (!beside)
-        check_thread(&job);
-    static oc_outcome unmeasured;
-    if (beside) {
-        unmeasured = *o;
-        measure(cfg, spec, o, f);
-        pthread_join(thread, NULL);
-    }
-    apply_checks(o, &job.found);
+    static checks found;
+    check_outputs(cfg, spec, f, !o->run_problem[0] && o->guards_intact, &found);
+    apply_checks(o, &found);
     int correct = o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact;
-    if (beside && !correct) {
-        double trace_s = o->trace_wall_s, counters_s = o->counters_s;
-        *o = unmeasured; /* the engines allocate nothing in o */
-        apply_checks(o, &job.found);
-        o->trace_wall_s = trace_s;
-        o->counters_s = counters_s;
-    } else if (!beside && correct) {
-        measure(cfg, spec, o, f);
-    }
+    if (tj)
+        trace_end(tj, correct, o);
+    if (correct && cfg->counters)
+        counters_result(cfg, spec, o, f);
 }
 
 /* Everything after the compile, each step only when the one before went well: the scan of the
@@ -1399,10 +1445,20 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
         return;
     }
     t = rn_now_s();
+    progress(cfg, _("[%s] replaying the launches (correctness%s)\n"), spec->id,
+             cfg->timing && cfg->counters ? _(", then timing and the hardware counters (CUPTI)")
+             : cfg->timing                ? _(", then timing")
+             : cfg->counters              ? _(", then the hardware counters (CUPTI)")
+                                          : "");
+    static trace_job tj;
+    if (cfg->trace)
+        trace_begin(cfg, spec, o, f, &tj);
     correctness_run(cfg, spec, o, f);
     o->run_s = rn_now_s() - t;
     if (o->ran)
-        check_and_measure(cfg, spec, o, f);
+        check_and_measure(cfg, spec, o, f, cfg->trace ? &tj : NULL);
+    else if (cfg->trace)
+        trace_end(&tj, 0, o);
 }
 
 /* The work folder's files of a lab's grading (lab_files), for workdir. */

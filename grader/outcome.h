@@ -78,9 +78,10 @@ typedef struct oc_outcome {
     char kernel_path[4096];
     char workdir[4096];
 
-    /* wall seconds of each step, as the grader waited for it (check_s: the CPU checks of
-     * outputs, made beside trace_wall_s and counters_s, and inside them for the measured
-     * replays' outputs); total_s: the lab, from the start */
+    /* wall seconds of each step, as the grader waited for it (trace_wall_s: the trace, run
+     * beside run_s and check_s; check_s: the CPU checks of outputs, inside the others for the
+     * measured replays' outputs; counters_s: their share of the run child's time, taken out of
+     * run_s); total_s: the lab, from the start */
     double record_s, run_s, trace_wall_s, counters_s, check_s, total_s;
 
     /* build */

@@ -24,6 +24,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -76,6 +77,11 @@ double rn_now_s(void)
 }
 
 /* Milliseconds for poll() until time t, rounded up so that the wake-up is not early. */
+/* The spared and the killed children's lists (below), and every fork of rn_run: a grader may
+ * run children from two threads (a lab's trace beside its correctness replay). */
+static pthread_mutex_t children_mu = PTHREAD_MUTEX_INITIALIZER;
+static int spare(pid_t pid);
+
 static int ms_until(double t, double now)
 {
     double ms = (t - now) * 1000.0 + 1.0;
@@ -347,11 +353,11 @@ static int open_pidfd(pid_t pid)
 
 /* Reads the child's output until it has exited and the pipe is at EOF (or the drain time
  * is over), or until the time limit; then kills the group, reaps the child and fills res. */
-static void supervise(pid_t pid, int out_fd, double start, double timeout_s, sink *s,
+static void supervise(pid_t pid, int out_fd, int stop_fd, double start, double timeout_s, sink *s,
                       rn_result *res)
 {
     int pidfd = open_pidfd(pid);
-    bool exited = false, eof = false, timed_out = false;
+    bool exited = false, eof = false, timed_out = false, stopped = false;
     double end = start;
 
     for (;;) {
@@ -377,16 +383,23 @@ static void supervise(pid_t pid, int out_fd, double start, double timeout_s, sin
             if (pidfd < 0 && (wait_ms < 0 || wait_ms > POLL_SLICE_MS))
                 wait_ms = POLL_SLICE_MS;
         }
-        struct pollfd fds[2] = {{eof ? -1 : out_fd, POLLIN, 0}, {exited ? -1 : pidfd, POLLIN, 0}};
-        int ready = poll(fds, 2, wait_ms);
+        struct pollfd fds[3] = {{eof ? -1 : out_fd, POLLIN, 0},
+                                {exited ? -1 : pidfd, POLLIN, 0},
+                                {exited ? -1 : stop_fd, POLLIN, 0}};
+        int ready = poll(fds, 3, wait_ms);
         if (ready < 0 && errno != EINTR)
             eof = true; /* cannot watch the pipe any more; still wait for the child */
         if (ready > 0 && fds[0].revents != 0)
             eof = drain(out_fd, s, READS_PER_WAKE);
+        if (ready > 0 && fds[2].revents != 0 && !exited) {
+            stopped = true; /* its result is no longer wanted */
+            end = rn_now_s();
+            break;
+        }
     }
 
     kill(-pid, SIGKILL);
-    if (timed_out)
+    if (timed_out || stopped)
         kill(pid, SIGKILL); /* in case it left its group; it is not reaped yet, so it is ours */
     int wstatus = reap(pid);
     if (!eof)
@@ -395,6 +408,7 @@ static void supervise(pid_t pid, int out_fd, double start, double timeout_s, sin
         close(pidfd);
 
     res->elapsed_s = end - start;
+    res->stopped = stopped;
     if (timed_out) {
         res->status = RN_TIMED_OUT;
     } else if (WIFSIGNALED(wstatus)) {
@@ -426,13 +440,18 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
         goto done;
     }
 
+    /* Spared from the start, so that another thread's rn_kill_orphans (its own child ended)
+     * never takes this one for an orphan. */
+    pthread_mutex_lock(&children_mu);
     pid_t pid = fork();
+    if (pid == 0)
+        run_child(argv, opt, out[1], status[1]); /* execs: never touches the mutex */
+    int spared_it = pid > 0 && spare(pid) == 0;
+    pthread_mutex_unlock(&children_mu);
     if (pid < 0) {
         set_start_failed(res, format_message("cannot fork: %s", strerror(errno)));
         goto done;
     }
-    if (pid == 0)
-        run_child(argv, opt, out[1], status[1]);
 
     /* The child does the same; whichever runs first, the group exists before any kill. */
     setpgid(pid, pid);
@@ -442,12 +461,16 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
     child_report rep;
     if (read_report(status[0], &rep)) {
         reap(pid);
+        if (spared_it)
+            rn_unspare(pid);
         res->elapsed_s = rn_now_s() - start;
         set_start_failed(res, describe_report(&rep, argv, opt));
         goto done;
     }
     fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
-    supervise(pid, out[0], start, opt->timeout_s, &s, res);
+    supervise(pid, out[0], opt->stop_fd ? *opt->stop_fd : -1, start, opt->timeout_s, &s, res);
+    if (spared_it)
+        rn_unspare(pid); /* reaped: its pid is free again */
     res->output = s.buf; /* may have moved while growing */
     res->output_len = s.len;
     res->output_dropped = s.dropped;
@@ -488,7 +511,8 @@ static pid_t parent_of(const char *pid)
 #define MAX_SPARED 64
 static pid_t spared[MAX_SPARED];
 
-int rn_spare(pid_t pid)
+/* The caller holds children_mu. */
+static int spare(pid_t pid)
 {
     for (int i = 0; i < MAX_SPARED; ++i)
         if (!spared[i]) {
@@ -498,11 +522,21 @@ int rn_spare(pid_t pid)
     return -1;
 }
 
+int rn_spare(pid_t pid)
+{
+    pthread_mutex_lock(&children_mu);
+    int rc = spare(pid);
+    pthread_mutex_unlock(&children_mu);
+    return rc;
+}
+
 void rn_unspare(pid_t pid)
 {
+    pthread_mutex_lock(&children_mu);
     for (int i = 0; i < MAX_SPARED; ++i)
         if (spared[i] == pid)
             spared[i] = 0;
+    pthread_mutex_unlock(&children_mu);
 }
 
 static int is_spared(pid_t pid)
@@ -559,6 +593,7 @@ static int kill_children(void)
 
 int rn_kill_orphans(void)
 {
+    pthread_mutex_lock(&children_mu);
     int total = 0;
     double deadline = rn_now_s() + 10.0;
     /* Killed children may have been forking: go on until a round finds none. */
@@ -569,6 +604,7 @@ int rn_kill_orphans(void)
         nanosleep(&pause, NULL);
         reap_killed();
     }
+    pthread_mutex_unlock(&children_mu);
     return total;
 }
 

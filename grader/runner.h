@@ -32,6 +32,9 @@ typedef struct rn_options {
     /* Descriptors of the grader's that the child inherits (all others are closed at exec), -1
      * ending the list; NULL: none. */
     const int *keep_fds;
+    /* A descriptor that stops the child when it becomes readable (a byte written, or its other
+     * end closed): killed, its result marked stopped. NULL: none. */
+    const int *stop_fd;
 } rn_options;
 
 typedef enum rn_status {
@@ -50,12 +53,14 @@ typedef struct rn_result {
                      with rn_result_free */
     size_t output_len;     /* bytes kept in output */
     size_t output_dropped; /* bytes read past the cap and discarded */
+    int stopped;           /* killed because opt->stop_fd became readable */
 } rn_result;
 
 /* Runs argv[0] (looked up in PATH when it has no '/') with argv, waits for it or for the time
  * limit, and fills *res. Returns 0 when *res describes what happened (including a crash, a
  * timeout or an exec failure), -1 only on bad arguments. Never leaves a zombie or a running
- * child behind. */
+ * child behind. Two threads may each run a child at once: each child is spared from the other's
+ * rn_kill_orphans while it runs. */
 int rn_run(const char *const argv[], const rn_options *opt, rn_result *res);
 
 void rn_result_free(rn_result *res);

@@ -48,15 +48,32 @@ static void set_why(wi_counters *res, wi_engine_status status, int code, const c
 
 #ifndef CL_HAVE_CUPTI_RANGE_PROFILER
 
-void ct_profile(tm_work work, void *ctx, int level, wi_counters *res)
+struct ct_session {
+    int unused;
+};
+
+ct_session *ct_open(int level, wi_counters *res)
 {
-    (void)work;
-    (void)ctx;
     (void)level;
     memset(res, 0, sizeof *res);
     set_why(res, WI_ENGINE_UNSUPPORTED, 0,
             "this grader was built with a CUDA toolkit whose CUPTI has no Range Profiler API "
             "(it needs CUDA 12.6 Update 2 or newer)");
+    return NULL;
+}
+
+void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
+{
+    (void)s;
+    (void)work;
+    (void)ctx;
+    (void)res;
+}
+
+void ct_close(ct_session *s, wi_counters *res)
+{
+    (void)s;
+    (void)res;
 }
 
 #else
@@ -69,14 +86,18 @@ void ct_profile(tm_work work, void *ctx, int level, wi_counters *res)
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
 
-typedef struct session {
+struct ct_session {
     CUpti_Profiler_Host_Object *host;
     CUpti_RangeProfiler_Object *rp;
     uint8_t *avail, *config, *data;
     size_t avail_size, config_size, data_size;
     int initialized;
     size_t nmetrics; /* the global counters, then the shared-memory and the DRAM ones on request */
-} session;
+    CUcontext ctx;
+    int ready;      /* the host's share was set up: ct_count may profile */
+    size_t nranges; /* the kernels ct_count profiled, for ct_close to evaluate */
+};
+typedef struct ct_session session;
 
 static const char *cupti_name(CUptiResult r)
 {
@@ -132,7 +153,8 @@ static int check_device(wi_counters *res, CUdevice dev)
     return -1;
 }
 
-static int open_session(session *s, wi_counters *res, CUcontext cu_ctx, CUdevice dev, int device)
+/* The host's share: the metrics' config image for this chip. No GPU work. */
+static int open_host(session *s, wi_counters *res, CUcontext cu_ctx, CUdevice dev, int device)
 {
     int rc = -1;
     CUpti_Profiler_Initialize_Params ip = {.structSize =
@@ -192,6 +214,16 @@ static int open_session(session *s, wi_counters *res, CUcontext cu_ctx, CUdevice
     TRY(cuptiProfilerHostGetNumOfPasses(&np));
     res->passes = (int)np.numOfPasses;
 
+    rc = 0;
+out:
+    return rc;
+}
+
+/* The target's share: the profiler enabled on the context, with its counter-data image. */
+static int open_target(session *s, wi_counters *res)
+{
+    int rc = -1;
+    CUcontext cu_ctx = s->ctx;
     CUpti_RangeProfiler_Enable_Params en = {.structSize =
                                                 CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
     en.ctx = cu_ctx;
@@ -236,14 +268,21 @@ out:
     return rc;
 }
 
+/* Disables the profiler on the context (where the target's share was set up). */
+static void disable(session *s)
+{
+    if (!s->rp)
+        return;
+    CUpti_RangeProfiler_Disable_Params d = {.structSize =
+                                                CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    d.pRangeProfilerObject = s->rp;
+    cuptiRangeProfilerDisable(&d);
+    s->rp = NULL;
+}
+
 static void close_session(session *s)
 {
-    if (s->rp) {
-        CUpti_RangeProfiler_Disable_Params d = {.structSize =
-                                                    CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
-        d.pRangeProfilerObject = s->rp;
-        cuptiRangeProfilerDisable(&d);
-    }
+    disable(s);
     if (s->host) {
         CUpti_Profiler_Host_Deinitialize_Params d = {
             .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
@@ -258,9 +297,11 @@ static void close_session(session *s)
     free(s->avail);
     free(s->config);
     free(s->data);
+    free(s);
 }
 
-/* Runs the work once inside the profiler and reads every kernel's values. */
+/* Runs the work once inside the profiler and decodes what it counted into the counter-data
+ * image (the GPU's share; the values are worked out from the image by evaluate). */
 static int measure(session *s, wi_counters *res, tm_work work, void *ctx)
 {
     int rc = -1;
@@ -298,9 +339,17 @@ static int measure(session *s, wi_counters *res, tm_work work, void *ctx)
                 (size_t)dd.numOfRangeDropped);
         goto out;
     }
+    s->nranges = info.numTotalRanges < WI_MAX_KERNELS ? info.numTotalRanges : WI_MAX_KERNELS;
+    rc = 0;
+out:
+    return rc;
+}
 
-    size_t n = info.numTotalRanges < WI_MAX_KERNELS ? info.numTotalRanges : WI_MAX_KERNELS;
-    for (size_t r = 0; r < n; ++r) {
+/* Every profiled kernel's name and values, from the counter-data image: host work only. */
+static int evaluate(session *s, wi_counters *res)
+{
+    int rc = -1;
+    for (size_t r = 0; r < s->nranges; ++r) {
         wi_counter_kernel *k = &res->kernels[r];
         CUpti_RangeProfiler_CounterData_GetRangeInfo_Params ri = {
             .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
@@ -324,30 +373,32 @@ static int measure(session *s, wi_counters *res, tm_work work, void *ctx)
         ev.pMetricValues = k->v;
         TRY(cuptiProfilerHostEvaluateToGpuValues(&ev));
     }
-    res->nkernels = (int)n;
+    res->nkernels = (int)s->nranges;
     rc = 0;
 out:
     return rc;
 }
 
-void ct_profile(tm_work work, void *ctx, int level, wi_counters *res)
+ct_session *ct_open(int level, wi_counters *res)
 {
     memset(res, 0, sizeof *res);
     double t0 = now_ms();
-    session s;
-    memset(&s, 0, sizeof s);
-    s.nmetrics = level >= CT_DRAM     ? WI_NCOUNTERS
-                 : level >= CT_SHARED ? WI_NSHARED_COUNTERS
-                                      : WI_NGLOBAL_COUNTERS;
+    session *s = calloc(1, sizeof *s);
+    if (!s) {
+        set_why(res, WI_ENGINE_FAILED, 0, "out of host memory");
+        return NULL;
+    }
+    s->nmetrics = level >= CT_DRAM     ? WI_NCOUNTERS
+                  : level >= CT_SHARED ? WI_NSHARED_COUNTERS
+                                       : WI_NGLOBAL_COUNTERS;
     int device = 0;
     CUdevice dev = 0;
-    CUcontext cu_ctx = NULL;
     cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess)
         err = cudaFree(0); /* makes the primary context current */
     if (err != cudaSuccess) {
         set_why(res, WI_ENGINE_FAILED, 0, "no CUDA context: %s", cudaGetErrorName(err));
-        return;
+        return s;
     }
     /* The driver API through the runtime's entry points, so the worker does not link
      * libcuda and still starts (to say "no GPU") on a machine without a driver. */
@@ -358,19 +409,46 @@ void ct_profile(tm_work work, void *ctx, int level, wi_counters *res)
                                          cudaEnableDefault, &q1) != cudaSuccess ||
         cudaGetDriverEntryPointByVersion("cuDeviceGet", (void **)&device_get, 12000,
                                          cudaEnableDefault, &q2) != cudaSuccess ||
-        !ctx_get_current || !device_get || ctx_get_current(&cu_ctx) != CUDA_SUCCESS ||
+        !ctx_get_current || !device_get || ctx_get_current(&s->ctx) != CUDA_SUCCESS ||
         device_get(&dev, device) != CUDA_SUCCESS) {
         set_why(res, WI_ENGINE_FAILED, 0, "cannot get the current CUDA context");
+        return s;
+    }
+    s->ready = open_host(s, res, s->ctx, dev, device) == 0;
+    res->setup_ms = now_ms() - t0;
+    return s;
+}
+
+void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
+{
+    if (!s || !s->ready)
         return;
-    }
-    if (open_session(&s, res, cu_ctx, dev, device) == 0) {
-        res->setup_ms = now_ms() - t0;
-        double t1 = now_ms();
-        if (measure(&s, res, work, ctx) == 0)
-            res->status = WI_ENGINE_OK;
-        res->measure_ms = now_ms() - t1;
-    }
-    close_session(&s);
+    s->ready = 0;
+    double t0 = now_ms();
+    int ok = open_target(s, res) == 0;
+    double t1 = now_ms();
+    res->setup_ms += t1 - t0;
+    s->ready = ok && measure(s, res, work, ctx) == 0;
+    disable(s);
+    res->measure_ms = now_ms() - t1;
+}
+
+void ct_close(ct_session *s, wi_counters *res)
+{
+    if (!s)
+        return;
+    double t0 = now_ms();
+    if (s->ready && evaluate(s, res) == 0)
+        res->status = WI_ENGINE_OK;
+    res->measure_ms += now_ms() - t0;
+    close_session(s);
 }
 
 #endif
+
+void ct_profile(tm_work work, void *ctx, int level, wi_counters *res)
+{
+    ct_session *s = ct_open(level, res);
+    ct_count(s, work, ctx, res);
+    ct_close(s, res);
+}

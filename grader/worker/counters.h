@@ -28,6 +28,16 @@ enum { CT_GLOBAL, CT_SHARED, CT_DRAM };
  * selected. Never exits. */
 void ct_profile(tm_work work, void *ctx, int level, wi_counters *res);
 
+/* ct_profile in its three steps, for a caller that holds the GPU exclusively for the middle one
+ * only: ct_open sets the host's share up (the metrics' config image for this chip; no GPU
+ * work), ct_count profiles one call of work, ct_close works the values out from what was
+ * counted (host work again) and frees the session. Each step after a failed one does nothing;
+ * *res says what failed. ct_open may return NULL (then the others do nothing). */
+typedef struct ct_session ct_session;
+ct_session *ct_open(int level, wi_counters *res);
+void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res);
+void ct_close(ct_session *s, wi_counters *res);
+
 #ifdef __cplusplus
 }
 #endif

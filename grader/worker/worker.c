@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,17 +208,44 @@ static char *path_in(const wk_job *job, const char *name)
     return p;
 }
 
+/* The pinned buffer device outputs go to their files through, a piece at a time: a copy of
+ * the whole output in pageable memory costs a page fault per page, more than the copy itself. */
+enum { STAGE_BYTES = 8 << 20 };
+
 void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes)
 {
-    void *host = malloc(bytes ? bytes : 1);
-    if (!host) {
-        fprintf(stderr, "out of host memory for the %zu bytes of '%s'\n", bytes, name);
+    static void *stage;
+    if (!stage && cudaMallocHost(&stage, STAGE_BYTES) != cudaSuccess) {
+        (void)cudaGetLastError(); /* no pinned memory here: the whole output in pageable memory */
+        stage = NULL;
+    }
+    note_output(dev, bytes);
+    if (!stage) {
+        void *host = malloc(bytes ? bytes : 1);
+        if (!host) {
+            fprintf(stderr, "out of host memory for the %zu bytes of '%s'\n", bytes, name);
+            exit(CL_EXIT_IO);
+        }
+        CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
+        wk_save(job, name, host, bytes);
+        free(host);
+        return;
+    }
+    char file[256];
+    snprintf(file, sizeof file, "%s.bin", name);
+    char *path = path_in(job, file);
+    FILE *f = wi_create(path);
+    int ok = f != NULL;
+    for (size_t done = 0; ok && done < bytes; done += STAGE_BYTES) {
+        size_t n = bytes - done < STAGE_BYTES ? bytes - done : STAGE_BYTES;
+        CL_CUDA_CHECK(cudaMemcpy(stage, (const char *)dev + done, n, cudaMemcpyDeviceToHost));
+        ok = fwrite(stage, 1, n, f) == n;
+    }
+    if (!f || fclose(f) != 0 || !ok) {
+        fprintf(stderr, "cannot write '%s'\n", path);
         exit(CL_EXIT_IO);
     }
-    CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
-    note_output(dev, bytes);
-    wk_save(job, name, host, bytes);
-    free(host);
+    free(path);
 }
 
 int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes)
@@ -466,6 +494,7 @@ static void record_once(const wk_job *job, const wk_lab *lab, void *state, wi_re
     rc_end();
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize();
+    gl_phase("launches");
     if (err != cudaSuccess) {
         /* The student's own failure: say at which size, the size being the likely cause. */
         char shape[128];
@@ -501,7 +530,9 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
     res->run.guards_intact = lab->save(state, job);
     res->run.useful_bytes = lab->useful_bytes(state);
     write_result(job, res);
+    gl_phase("save");
     lab->close(state);
+    gl_phase("close");
     if (cl_traced_smaller(lab->shapes)) {
         job->shape = lab->shapes->traced;
         state = open_lab(job, lab);
@@ -517,6 +548,7 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
         record_once(job, lab, state, &rec);
         write_record(job, name, &rec);
         lab->close(state);
+        gl_phase("close");
     }
     return 0;
 }
@@ -606,17 +638,26 @@ static void run_check(const wk_job *job, const wk_lab *lab, unsigned k)
     free(dir);
 }
 
-/* The counters engine: one replay under CUPTI's range profiler, with the GPU held exclusively
- * (the lock taken by the caller, given back to shared here); its result in job's folder. The
- * profiler replays each kernel and restores memory between passes: what is left is one run's
- * outputs, saved beside it for the grader to check. */
+/* The level of counters a lab's grading reads. */
+static int counter_level(const wk_job *job)
+{
+    return job->shared_counters ? CT_SHARED : CT_GLOBAL;
+}
+
+/* The counters engine: one replay under CUPTI's range profiler, set up (cs, ct_open) before
+ * the GPU was held exclusively by the caller, and the lock given back to shared as soon as
+ * the GPU has counted; its result in job's folder. The profiler replays each kernel and
+ * restores memory between passes: what is left is one run's outputs, saved beside it for the
+ * grader to check. */
 static void profile(const wk_job *job, const wk_lab *lab, void *state, const work *w,
-                    wi_result *res)
+                    ct_session *cs, wi_result *res)
 {
     res->has_counters = 1;
-    ct_profile(w->run, w->ctx, job->shared_counters ? CT_SHARED : CT_GLOBAL, &res->counters);
+    ct_count(cs, w->run, w->ctx, &res->counters);
     gl_phase("profile");
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
+    ct_close(cs, &res->counters); /* the values, from what was counted: host work */
+    gl_phase("evaluate");
     write_result(job, res);
     if (res->counters.status == WI_ENGINE_OK) {
         res->has_run = 1;
@@ -627,22 +668,55 @@ static void profile(const wk_job *job, const wk_lab *lab, void *state, const wor
     }
 }
 
-/* The counters in the run's own process (one CUDA start less than their own child): from
- * poisoned outputs and freshly loaded device code, as a child of their own would start, into
- * job->counters_dir. The caller holds the GPU exclusively. */
-static void count_after(const wk_job *job, const wk_lab *lab, void *state, const work *w,
-                        const wi_device *dev)
+/* The counters in the run's own process (one CUDA start less than their own child), into
+ * job->counters_dir: counters_begin sets the profiler's host share up on a thread of its own
+ * while the lab is set up and replayed for correctness (host work: the metrics' configuration
+ * for this chip), counters_ready waits for it, and count_after profiles from poisoned outputs
+ * and freshly loaded device code, as a child of their own would start, with the GPU held
+ * exclusively by the caller. */
+static struct {
+    wi_result counted;
+    int level;
+    ct_session *cs;
+    pthread_t thread;
+    int beside;
+} setup;
+
+static void *counters_setup(void *arg)
 {
-    static wi_result counted;
-    memset(&counted, 0, sizeof counted);
-    counted.mode = WI_COUNTERS;
-    counted.device = *dev;
+    (void)arg;
+    setup.cs = ct_open(setup.level, &setup.counted.counters);
+    return NULL;
+}
+
+static void counters_begin(const wk_job *job, const wi_device *dev)
+{
+    memset(&setup.counted, 0, sizeof setup.counted);
+    setup.counted.mode = WI_COUNTERS;
+    setup.counted.device = *dev;
+    setup.level = counter_level(job);
+    setup.beside = pthread_create(&setup.thread, NULL, counters_setup, NULL) == 0;
+}
+
+static ct_session *counters_ready(void)
+{
+    if (setup.beside)
+        pthread_join(setup.thread, NULL);
+    else
+        counters_setup(NULL);
+    gl_phase("profile-setup"); /* what was left of it to wait for */
+    return setup.cs;
+}
+
+static void count_after(const wk_job *job, const wk_lab *lab, void *state, const work *w,
+                        ct_session *cs)
+{
     wk_job cj = *job;
     cj.workdir = job->counters_dir;
     poison_outputs();
     if (w->reload)
         CL_CUDA_CHECK(w->reload(w->ctx));
-    profile(&cj, lab, state, w, &counted);
+    profile(&cj, lab, state, w, cs, &setup.counted);
 }
 
 /* WI_RUN: one replay for correctness, then (unless told not to) the timing engine, and (when
@@ -651,10 +725,13 @@ static void count_after(const wk_job *job, const wk_lab *lab, void *state, const
  * for the grader to check. Then one replay on each of the lab's check shapes. */
 static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
 {
+    if (job->counters_dir)
+        counters_begin(job, &res->device);
     void *state = open_lab(job, lab);
     work w = open_work(job, lab, state);
     run_once(job, lab, state, &w, res);
     write_result(job, res);
+    ct_session *cs = job->counters_dir ? counters_ready() : NULL;
     if (!job->no_timing || job->counters_dir)
         use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is measured */
     if (!job->no_timing) {
@@ -663,7 +740,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
         gl_phase("timing");
     }
     if (job->counters_dir)
-        count_after(job, lab, state, &w, &res->device); /* gives the lock back to shared */
+        count_after(job, lab, state, &w, cs); /* gives the lock back to shared */
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
     if (!job->no_timing) {
         if (lab->reset) {
@@ -706,8 +783,9 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     void *state = open_lab(job, lab);
     work w = open_work(job, lab, state);
+    ct_session *cs = ct_open(counter_level(job), &res->counters);
     use_gpu(GL_EXCLUSIVE); /* the counters count the GPU's traffic: this kernel's alone */
-    profile(job, lab, state, &w, res);
+    profile(job, lab, state, &w, cs, res);
     rp_close(w.replay);
     lab->close(state);
     return 0;

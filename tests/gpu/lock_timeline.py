@@ -71,22 +71,26 @@ def main(path):
     return 0
 
 
-PHASES = ["cuda-start", "inputs", "load", "launches", "save", "timing", "profile", "close", "exit"]
+PHASES = ["cuda-start", "inputs", "load", "launches", "save", "profile-setup", "timing",
+          "profile", "evaluate", "close", "exit"]
 
 
 def print_phases(phases):
-    """Each child's steps (gl_phase), the mean seconds a child of that kind spent in each."""
+    """Each child's steps (gl_phase): the seconds a child of that kind spent in each step, all its
+    runs of the step added up (a run child replays at its check shapes too), averaged over the
+    children of that kind ("start" is logged once a child)."""
     if not phases:
         return
-    print("\nwhere a child's time goes (mean seconds of a step, each step's time since the "
-          "one before it; n: the most times a step ran; 'exit' includes CUDA's clean-up)")
-    print(f"{'child':<12} {'n':>3} " + " ".join(f"{p:>10}" for p in PHASES) + f" {'sum':>7}")
+    print("\nwhere a child's time goes (seconds a child spent in each step, its repeats of the step "
+          "added up, averaged over the n children of that kind; 'exit' includes CUDA's clean-up)")
+    shown = [p for p in PHASES if any(p in steps for steps in phases.values())]
+    print(f"{'child':<12} {'n':>3} " + " ".join(f"{p[:10]:>10}" for p in shown) + f" {'sum':>7}")
     for tag in sorted(phases):
         steps = phases[tag]
-        n = max(len(v) for v in steps.values())
-        means = {p: sum(steps[p]) / len(steps[p]) for p in steps}
-        cells = " ".join(f"{means[p]:>10.3f}" if p in means else f"{'-':>10}" for p in PHASES)
-        print(f"{tag:<12} {n:>3} {cells} {sum(means.values()):>7.3f}")
+        n = len(steps["start"]) if "start" in steps else max(len(v) for v in steps.values())
+        per_child = {p: sum(steps[p]) / n for p in steps if p != "start"}
+        cells = " ".join(f"{per_child[p]:>10.3f}" if p in per_child else f"{'-':>10}" for p in shown)
+        print(f"{tag:<12} {n:>3} {cells} {sum(per_child.values()):>7.3f}")
 
 
 if __name__ == "__main__":

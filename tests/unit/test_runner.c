@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,6 +317,73 @@ static void test_spared_child_is_left_to_its_waiter(void **state)
     rn_unspare(pid);
 }
 
+static void test_stop_fd_stops_the_child(void **state)
+{
+    (void)state;
+    int stop[2];
+    assert_int_equal(pipe(stop), 0);
+    rn_options opt = default_options(); /* 5 s limit: far beyond the stop */
+    opt.stop_fd = &stop[0];
+    assert_int_equal(write(stop[1], "", 1), 1);
+    double t0 = now_s();
+    rn_result res = run_fake("hang", NULL, &opt);
+    assert_true(now_s() - t0 < SLACK_S);
+    assert_int_equal(res.stopped, 1);
+    assert_int_not_equal(res.status, RN_TIMED_OUT);
+    assert_int_not_equal(res.status, RN_EXITED);
+    rn_result_free(&res);
+    close(stop[0]);
+    close(stop[1]);
+}
+
+static void test_unstopped_child_is_not_marked(void **state)
+{
+    (void)state;
+    int stop[2];
+    assert_int_equal(pipe(stop), 0);
+    rn_options opt = default_options();
+    opt.stop_fd = &stop[0];
+    rn_result res = run_fake("exit", "3", &opt);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.exit_code, 3);
+    assert_int_equal(res.stopped, 0);
+    rn_result_free(&res);
+    close(stop[0]);
+    close(stop[1]);
+}
+
+static void *sleep_a_second(void *arg)
+{
+    rn_options opt = default_options();
+    rn_result *res = arg;
+    *res = run_fake("sleep", "1", &opt);
+    return NULL;
+}
+
+/* A child that ends on one thread (rn_run then stops every orphan) must not take another
+ * thread's running child for one. */
+static void test_two_threads_children_live_apart(void **state)
+{
+    (void)state;
+    assert_int_equal(rn_adopt_orphans(), 0);
+    rn_result slow;
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, sleep_a_second, &slow), 0);
+    const struct timespec tick = {0, 200 * 1000 * 1000};
+    nanosleep(&tick, NULL); /* the slow child has started */
+    rn_options opt = default_options();
+    for (int i = 0; i < 3; ++i) {
+        rn_result quick = run_fake("exit", "0", &opt);
+        assert_int_equal(quick.status, RN_EXITED);
+        rn_result_free(&quick);
+    }
+    pthread_join(t, NULL);
+    assert_int_equal(slow.status, RN_EXITED);
+    assert_int_equal(slow.exit_code, 0);
+    assert_true(slow.elapsed_s >= 0.9);
+    rn_result_free(&slow);
+}
+
 static void test_run_limits_file_size(void **state)
 {
     (void)state;
@@ -490,6 +558,9 @@ int main(void)
         cmocka_unit_test(test_run_returns_promptly_after_fork_hang),
         cmocka_unit_test(test_run_stops_what_left_the_group),
         cmocka_unit_test(test_spared_child_is_left_to_its_waiter),
+        cmocka_unit_test(test_stop_fd_stops_the_child),
+        cmocka_unit_test(test_unstopped_child_is_not_marked),
+        cmocka_unit_test(test_two_threads_children_live_apart),
         cmocka_unit_test(test_run_limits_file_size),
         cmocka_unit_test(test_run_leaves_no_zombies),
         cmocka_unit_test(test_run_closes_its_descriptors),
