@@ -7,6 +7,8 @@
 # verdicts, and where the GPU's time went (tests/gpu/lock_timeline.py). A measurement, not a
 # test: it asserts nothing but that every row was graded.
 #     tests/gpu/class_speed.sh BUILD_DIR [N] [LIMIT_S]
+# GRADEBOOK=FILE keeps the gradebook there (to compare the rows of two runs); SEED=N grades with
+# that seed (default: a new one each run).
 # Past LIMIT_S seconds (default 900) the batch is stopped and the rows done so far are
 # reported, with the rate and the timeline as far as it went.
 set -u
@@ -44,7 +46,7 @@ for lab in $("$build/grade" --list | cut -d' ' -f1); do
 done
 echo "$n submissions of $(ls "$subs/s00" | wc -l) labs each"
 start=$(date +%s.%N)
-GRADE_LOCK_LOG=$work/lock.log timeout "$limit" "$build/grade" --submissions "$subs" --output "$work/out" -q
+GRADE_LOCK_LOG=$work/lock.log timeout "$limit" "$build/grade" --submissions "$subs" --output "$work/out" -q ${SEED:+--seed "$SEED"}
 status=$?
 end=$(date +%s.%N)
 [ $status -eq 124 ] && echo "stopped after $limit s"
@@ -59,4 +61,5 @@ while read -r student lab verdict score; do
     echo "$("$build/csv-get" "$work/out/gradebook.csv" "$student" "$lab" seconds) $student $lab $verdict"
 done < "$work/keys.txt" | sort -rn | head -8
 python3 "$src/tests/gpu/lock_timeline.py" "$work/lock.log"
+[ -z "${GRADEBOOK:-}" ] || cp "$work/out/gradebook.csv" "$GRADEBOOK"
 [ "$rows" -eq $((n * 7)) ]
