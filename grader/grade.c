@@ -1180,10 +1180,11 @@ static const struct {
     unsigned sample, max_records;
 } trace_tries[] = {{16, 1u << 21}, {128, 1u << 21}};
 
-/* The trace runs on a thread of its own beside the correctness replay (it needs only the
- * records and the device code, never the replay's results): trace_begin starts it, and once
- * the replay's outputs are there and checked, trace_end applies what it found (or, where the
- * run was wrong, stops its child and forgets it). What the thread finds goes into the job's
+/* The trace runs on a thread of its own (it needs only the records and the device code, never
+ * the replay's results): beside the correctness replay where a GPU lock keeps it out of the
+ * replay's measured sections, else beside the CPU checks (trace_begin). Once the replay's
+ * outputs are there and checked, trace_end applies what it found (or, where the run was wrong,
+ * stops its child and forgets it). What the thread finds goes into the job's
  * own outcome, `found`, of which only the trace's fields are taken; it never touches the
  * lab's. */
 typedef struct trace_job {
@@ -1352,18 +1353,11 @@ static void *trace_thread(void *arg)
     return NULL;
 }
 
-/* Starts the trace beside the correctness replay, or readies it to run after (trace_end),
- * where no thread or pipe can be had. */
-static void trace_begin(const gr_config *cfg, const lab_spec *spec, const oc_outcome *o,
-                        const lab_files *f, trace_job *j)
+/* Starts the trace child's thread (with its own handle on the GPU lock, and the pipe that can
+ * stop it); where no thread or pipe can be had, trace_end runs the trace itself. */
+static void trace_start(trace_job *j)
 {
-    memset(j, 0, sizeof *j);
-    j->cfg = cfg;
-    j->spec = spec;
-    j->f = f;
-    j->trace_recorded = o->trace_recorded;
-    j->gpu = GL_NONE;
-    j->stop[0] = j->stop[1] = -1;
+    const gr_config *cfg = j->cfg;
     if (cfg->gpu && gl_open(cfg->gpu, &j->gpu) != 0)
         return;
     if (pipe(j->stop) != 0 || fcntl(j->stop[0], F_SETFD, FD_CLOEXEC) != 0 ||
@@ -1375,6 +1369,25 @@ static void trace_begin(const gr_config *cfg, const lab_spec *spec, const oc_out
         return;
     }
     j->beside = pthread_create(&j->thread, NULL, trace_thread, j) == 0;
+}
+
+/* Readies the trace, and starts it beside the correctness replay where a GPU lock keeps it out of
+ * the replay's measured sections (labs graded side by side, or in a batch): the run child then
+ * waits for the trace to give the GPU up before it times and counts. Without a lock nothing
+ * would, so the trace waits for the replay to end and runs beside the CPU checks
+ * (check_and_measure). */
+static void trace_begin(const gr_config *cfg, const lab_spec *spec, const oc_outcome *o,
+                        const lab_files *f, trace_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->cfg = cfg;
+    j->spec = spec;
+    j->f = f;
+    j->trace_recorded = o->trace_recorded;
+    j->gpu = GL_NONE;
+    j->stop[0] = j->stop[1] = -1;
+    if (cfg->gpu && cfg->gpu->lock_fd >= 0)
+        trace_start(j);
 }
 
 /* Ends the trace: where it is wanted (the run was right), waits for it (or runs it now) and
@@ -1410,15 +1423,19 @@ static void trace_end(trace_job *j, int wanted, oc_outcome *o)
         wi_trace_free(&j->t);
 }
 
-/* The CPU checks of the correctness run (while the trace, where it runs beside, goes on), then
- * the engines, which count for a correct run only: the trace's findings and what the counters
- * found in the run child. The trace of a wrong run is stopped and forgotten. */
+/* The CPU checks of the correctness run, with the trace going on beside them (started with the
+ * replay, or now), then the engines, which count for a correct run only: the trace's findings
+ * and what the counters found in the run child. The trace of a wrong run is stopped and
+ * forgotten. */
 static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                               const lab_files *f, trace_job *tj)
 {
     progress(cfg, _("[%s] checking the outputs against the CPU reference\n"), spec->id);
+    int clean = !o->run_problem[0] && o->guards_intact;
+    if (tj && !tj->beside && clean)
+        trace_start(tj); /* the run child has ended: nothing is measured beside it now */
     static checks found;
-    check_outputs(cfg, spec, f, !o->run_problem[0] && o->guards_intact, &found);
+    check_outputs(cfg, spec, f, clean, &found);
     apply_checks(o, &found);
     int correct = o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact;
     if (tj)
