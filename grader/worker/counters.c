@@ -95,6 +95,7 @@ struct ct_session {
     size_t nmetrics; /* the global counters, then the shared-memory and the DRAM ones on request */
     CUcontext ctx;
     int ready;      /* the host's share was set up: ct_count may profile */
+    int counted;    /* ct_count profiled: ct_close may evaluate */
     size_t nranges; /* the kernels ct_count profiled, for ct_close to evaluate */
 };
 typedef struct ct_session session;
@@ -423,12 +424,11 @@ void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
 {
     if (!s || !s->ready)
         return;
-    s->ready = 0;
     double t0 = now_ms();
     int ok = open_target(s, res) == 0;
     double t1 = now_ms();
     res->setup_ms += t1 - t0;
-    s->ready = ok && measure(s, res, work, ctx) == 0;
+    s->counted = ok && measure(s, res, work, ctx) == 0;
     disable(s);
     res->measure_ms = now_ms() - t1;
 }
@@ -438,7 +438,7 @@ void ct_close(ct_session *s, wi_counters *res)
     if (!s)
         return;
     double t0 = now_ms();
-    if (s->ready && evaluate(s, res) == 0)
+    if (s->counted && evaluate(s, res) == 0)
         res->status = WI_ENGINE_OK;
     res->measure_ms += now_ms() - t0;
     close_session(s);

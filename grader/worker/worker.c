@@ -208,29 +208,29 @@ static char *path_in(const wk_job *job, const char *name)
     return p;
 }
 
-/* The pinned buffer device outputs go to their files through, a piece at a time: a copy of
- * the whole output in pageable memory costs a page fault per page, more than the copy itself. */
+/* The buffer device outputs go to their files through, a piece at a time: pinned where the
+ * driver gives pinned memory (a pageable copy of a whole output costs a page fault per page, more
+ * than the copy itself), else a pageable one of the same size. */
 enum { STAGE_BYTES = 8 << 20 };
 
-void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes)
+static void *staging_buffer(void)
 {
     static void *stage;
     if (!stage && cudaMallocHost(&stage, STAGE_BYTES) != cudaSuccess) {
-        (void)cudaGetLastError(); /* no pinned memory here: the whole output in pageable memory */
-        stage = NULL;
+        (void)cudaGetLastError();
+        stage = malloc(STAGE_BYTES);
     }
-    note_output(dev, bytes);
     if (!stage) {
-        void *host = malloc(bytes ? bytes : 1);
-        if (!host) {
-            fprintf(stderr, "out of host memory for the %zu bytes of '%s'\n", bytes, name);
-            exit(CL_EXIT_IO);
-        }
-        CL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
-        wk_save(job, name, host, bytes);
-        free(host);
-        return;
+        fprintf(stderr, "out of host memory for a %d-byte staging buffer\n", STAGE_BYTES);
+        exit(CL_EXIT_IO);
     }
+    return stage;
+}
+
+void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes)
+{
+    void *stage = staging_buffer();
+    note_output(dev, bytes);
     char file[256];
     snprintf(file, sizeof file, "%s.bin", name);
     char *path = path_in(job, file);
