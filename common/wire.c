@@ -71,6 +71,10 @@ int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
         argv[n++] = "--gpu-lock";
         argv[n++] = a->gpu_lock;
     }
+    if (a->go_fd) {
+        argv[n++] = "--go";
+        argv[n++] = a->go_fd;
+    }
     argv[n] = NULL;
     return n;
 }
@@ -95,6 +99,7 @@ int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t wh
                             : !strcmp(opt, "--workdir")  ? &a->workdir
                             : !strcmp(opt, "--gpu-lock") ? &a->gpu_lock
                             : !strcmp(opt, "--counters") ? &a->counters_dir
+                            : !strcmp(opt, "--go")       ? &a->go_fd
                                                          : NULL;
         if (!strcmp(opt, "--no-timing")) {
             a->no_timing = 1;

@@ -1,16 +1,39 @@
 /* child.c - see child.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pipe2 */
 #include "child.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "exit_codes.h"
 #include "i18n.h"
 
-static void record_path(const char *workdir, char *buf, size_t size)
+static void record_path(const char *cwd, const char *workdir, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s/%s", workdir, WI_RESULT_FILE);
+    if (cwd && workdir[0] != '/')
+        snprintf(buf, size, "%s/%s/%s", cwd, workdir, WI_RESULT_FILE);
+    else
+        snprintf(buf, size, "%s/%s", workdir, WI_RESULT_FILE);
+}
+
+static rn_options run_options(const ch_request *req, const int *keep_fds)
+{
+    rn_options ro = {.timeout_s = req->timeout_s,
+                     .output_cap = 16 * 1024,
+                     .workdir = req->cwd,
+                     .env_add = req->env,
+                     .sandbox = req->sandbox,
+                     .max_data_bytes = req->max_data_bytes,
+                     .max_file_bytes = req->max_file_bytes,
+                     .keep_fds = keep_fds,
+                     .stop_fd = req->stop_fd};
+    return ro;
 }
 
 static int run_once(const char *worker, const ch_request *req, const wi_args *args,
@@ -19,16 +42,9 @@ static int run_once(const char *worker, const ch_request *req, const wi_args *ar
     const char *argv[WI_MAX_ARGV];
     char seed[24];
     wi_args_to_argv(worker, args, seed, argv);
-    rn_options ro = {.timeout_s = req->timeout_s,
-                     .output_cap = 16 * 1024,
-                     .env_add = req->env,
-                     .sandbox = req->sandbox,
-                     .max_data_bytes = req->max_data_bytes,
-                     .max_file_bytes = req->max_file_bytes,
-                     .keep_fds = keep_fds,
-                     .stop_fd = req->stop_fd};
+    rn_options ro = run_options(req, keep_fds);
     char path[4200];
-    record_path(args->workdir, path, sizeof path);
+    record_path(req->cwd, args->workdir, path, sizeof path);
     remove(path);
     return rn_run(argv, &ro, r);
 }
@@ -55,43 +71,172 @@ static int clean(const rn_result *r)
     return r->status == RN_EXITED && r->exit_code == 0;
 }
 
-int ch_run(const char *worker, const ch_request *req, rn_result *r)
+/* How a child runs first: beside other gradings (a GPU lock), a replay is handed the lock
+ * and the time limit also covers the waits: at most WI_GPU_WAIT_S at each of a replay's two
+ * limited takes of the lock, as much again for its retake after measuring (which has no
+ * limit), and a quarter more for a GPU shared with others. What still runs out of that time is
+ * not run again: a kernel that hangs costs its own slot the longer limit, never the whole GPU
+ * a second one. keep gets the descriptors it inherits (-1 ended, room for 4), fds the lock's
+ * on its command line. Returns 1 when the grader holds the lock for it instead (the
+ * recording), 0 otherwise. */
+static int first_run(const ch_request *req, ch_request *beside, wi_args *args, int keep[4],
+                     char fds[32])
 {
+    *beside = *req;
+    *args = req->args;
+    keep[0] = -1;
     gl_lock *gpu = req->gpu;
     if (!gpu || gpu->lock_fd < 0)
-        return run_once(worker, req, &req->args, NULL, r);
-    /* Beside other gradings the time limit also covers the waits: at most WI_GPU_WAIT_S at each
-     * of a replay's two limited takes of the lock, as much again for its retake after measuring
-     * (which has no limit), and a quarter more for a GPU shared with others. What still runs out of
-     * that time is not run again: a kernel that hangs costs its own slot the longer limit, never
-     * the whole GPU a second one. */
-    ch_request beside = *req;
-    beside.timeout_s = req->timeout_s * 1.25 + 3 * WI_GPU_WAIT_S;
-    int rc;
-    if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS) {
-        rc = run_holding(worker, &beside, GL_SHARED, r);
-    } else {
-        char fds[32];
-        gl_format(gpu, fds, sizeof fds);
-        wi_args args = req->args;
-        args.gpu_lock = fds;
-        int keep[] = {gpu->lock_fd, gpu->turn_fd, -1};
-        rc = run_once(worker, &beside, &args, keep, r);
-    }
-    /* Whatever else went wrong beside other gradings (the lock not free in time, a CUDA error
-     * such as memory a neighbour held) is confirmed alone before it counts: the child runs
-     * again with the whole GPU and its own time limit. */
-    if (rc == 0 && !clean(r) && r->status != RN_TIMED_OUT && !r->stopped) {
+        return 0;
+    beside->timeout_s = req->timeout_s * 1.25 + 3 * WI_GPU_WAIT_S;
+    if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS)
+        return 1;
+    gl_format(gpu, fds, 32);
+    args->gpu_lock = fds;
+    keep[0] = gpu->lock_fd;
+    keep[1] = gpu->turn_fd;
+    keep[2] = -1;
+    return 0;
+}
+
+/* Whatever else went wrong beside other gradings (the lock not free in time, a CUDA error
+ * such as memory a neighbour held) is confirmed alone before it counts: the child runs again
+ * with the whole GPU and its own time limit. */
+static int confirm_alone(const char *worker, const ch_request *req, int rc, rn_result *r)
+{
+    if (rc == 0 && req->gpu && req->gpu->lock_fd >= 0 && !clean(r) && r->status != RN_TIMED_OUT &&
+        !r->stopped) {
         rn_result_free(r);
         rc = run_holding(worker, req, GL_EXCLUSIVE, r);
     }
     return rc;
 }
 
+int ch_run(const char *worker, const ch_request *req, rn_result *r)
+{
+    ch_request beside;
+    wi_args args;
+    int keep[4];
+    char fds[32];
+    int rc = first_run(req, &beside, &args, keep, fds)
+                 ? run_holding(worker, &beside, GL_SHARED, r)
+                 : run_once(worker, &beside, &args, keep[0] >= 0 ? keep : NULL, r);
+    return confirm_alone(worker, req, rc, r);
+}
+
+/* ---- replays started early ---- */
+
+struct ch_early {
+    const char *worker;
+    ch_request req;
+    double wait_s;
+    int go[2];  /* the grader writes its go to go[1]; the runner reads go[0] */
+    int fwd[2]; /* and passes it on to fwd[1]; the child reads fwd[0] */
+    char dir[PATH_MAX];
+    int gone;     /* ch_go wrote the go */
+    int threaded; /* the child runs on thread */
+    pthread_t thread;
+    int rc;
+    rn_result r;
+};
+
+static void close_pair(int p[2])
+{
+    for (int i = 0; i < 2; ++i)
+        if (p[i] >= 0)
+            close(p[i]);
+    p[0] = p[1] = -1;
+}
+
+static void *early_thread(void *arg)
+{
+    ch_early *e = arg;
+    ch_request beside;
+    wi_args args;
+    int keep[4];
+    char fds[32], go[16];
+    first_run(&e->req, &beside, &args, keep, fds); /* a replay: never held for it */
+    snprintf(go, sizeof go, "%d", e->fwd[0]);
+    args.go_fd = go;
+    int n = 0;
+    while (keep[n] >= 0)
+        ++n;
+    keep[n] = e->fwd[0];
+    keep[n + 1] = -1;
+    const char *argv[WI_MAX_ARGV];
+    char seed[24];
+    wi_args_to_argv(e->worker, &args, seed, argv);
+    rn_options ro = run_options(&beside, keep);
+    ro.go_fd = &e->go[0];
+    ro.go_to = e->fwd[1];
+    ro.go_wait_s = e->wait_s;
+    e->rc = rn_run(argv, &ro, &e->r); /* its folder is new: no old record to remove */
+    return NULL;
+}
+
+ch_early *ch_start_early(const char *worker, const ch_request *req, double wait_s)
+{
+    ch_early *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->worker = worker;
+    e->req = *req; /* req->cwd: where it waits; it goes to its folder itself, once told */
+    e->wait_s = wait_s;
+    e->go[0] = e->go[1] = e->fwd[0] = e->fwd[1] = -1;
+    if (pipe2(e->go, O_CLOEXEC) == 0 && pipe2(e->fwd, O_CLOEXEC) == 0)
+        e->threaded = pthread_create(&e->thread, NULL, early_thread, e) == 0;
+    return e;
+}
+
+void ch_go(ch_early *e, const char *dir)
+{
+    snprintf(e->dir, sizeof e->dir, "%s", dir);
+    char line[PATH_MAX + 2];
+    int n = snprintf(line, sizeof line, "%s\n", dir);
+    if (e->threaded && n > 0 && n < PIPE_BUF)
+        e->gone = write(e->go[1], line, (size_t)n) == n;
+    if (e->go[1] >= 0)
+        close(e->go[1]); /* the go is in the pipe: the runner reads it first */
+    e->go[1] = -1;
+    if (!e->gone)
+        e->gone = -1; /* not passed: ch_finish runs it */
+}
+
+int ch_finish(ch_early *e, rn_result *r)
+{
+    if (e->go[1] >= 0)
+        close(e->go[1]); /* no go: the runner stops the child */
+    e->go[1] = -1;
+    if (e->threaded)
+        pthread_join(e->thread, NULL);
+    close_pair(e->go);
+    close_pair(e->fwd);
+    ch_request req = e->req;
+    req.cwd = e->dir;
+    int rc;
+    if (!e->gone) {
+        memset(r, 0, sizeof *r);
+        if (e->threaded)
+            *r = e->r;
+        r->stopped = 1;
+        rc = 0;
+    } else if (!e->threaded || e->rc != 0 || !e->r.went) {
+        /* It never got its go (it ended before, or never started): now, as any other. */
+        if (e->threaded && e->rc == 0)
+            rn_result_free(&e->r);
+        rc = ch_run(e->worker, &req, r);
+    } else {
+        *r = e->r;
+        rc = confirm_alone(e->worker, &req, 0, r);
+    }
+    free(e);
+    return rc;
+}
+
 int ch_read_result(const char *workdir, wi_result *res, char *why, size_t why_size)
 {
     char path[4200];
-    record_path(workdir, path, sizeof path);
+    record_path(NULL, workdir, path, sizeof path);
     cJSON *json = wi_read_file(path, why, why_size);
     int rc = json ? wi_result_from_json(json, res, why, why_size) : -1;
     cJSON_Delete(json);

@@ -28,6 +28,8 @@ typedef struct ch_request {
     gl_lock *gpu;
     /* Stops the child when readable (rn_options.stop_fd); a stopped child is not run again. */
     const int *stop_fd;
+    /* The folder the child runs in (its relative paths resolve there); NULL: the grader's. */
+    const char *cwd;
 } ch_request;
 
 /* Removes any old record from the work folder, runs worker with req and fills *r (free with
@@ -39,6 +41,22 @@ typedef struct ch_request {
  * free in time, CL_EXIT_GPU_BUSY, and a timeout or a CUDA error caused by neighbours do not). */
 int ch_run(const char *worker, const ch_request *req, rn_result *r);
 
+/* A replay started early: it starts CUDA and sets the lab's problem up while the kernel is
+ * still compiled and recorded, and waits for ch_go to name the folder its request's paths are
+ * relative to (the replays' folder, which is made only once the recording has ended). It waits
+ * in req->cwd, an empty folder: what it writes there before its go (its paths relative to a
+ * folder without their subfolders) fails. req and the strings it points to must live until
+ * ch_finish. The wait is limited to wait_s seconds
+ * (then the child is stopped). NULL when out of memory: run it with ch_run then. */
+typedef struct ch_early ch_early;
+ch_early *ch_start_early(const char *worker, const ch_request *req, double wait_s);
+/* Lets it go on in dir. */
+void ch_go(ch_early *e, const char *dir);
+/* Waits for it to end and fills *r as ch_run would (free with rn_result_free); frees e.
+ * Without a go it is stopped (r->stopped). One that ended before its go (no GPU free in
+ * time, no thread or pipe to start it with, ...) is run now with ch_run, in the folder of its
+ * go. Returns as ch_run. */
+int ch_finish(ch_early *e, rn_result *r);
 /* Reads the record the child left in workdir into *res. Returns 0, or -1 with why (no record,
  * not a regular file, malformed, a key missing). */
 int ch_read_result(const char *workdir, wi_result *res, char *why, size_t why_size);

@@ -357,13 +357,19 @@ static int gate_remeasured(oc_outcome *o)
     return 1;
 }
 
+/* The speed part, where a gate stops before coalescing is graded: it is measured apart. */
+static void keep_speed(oc_outcome *o, const speed *sp)
+{
+    o->score_speed = sp->gated && sp->ok ? o->spec->points_speed : 0;
+    o->score += o->score_speed;
+}
+
 /* No engine could run here: NOT GRADED, never failed for it; the speed part still counts. */
 static int gate_measured(oc_outcome *o, const speed *sp)
 {
     if (o->efficiency_measured)
         return 0;
-    o->score_speed = sp->gated && sp->ok ? o->spec->points_speed : 0;
-    o->score += o->score_speed;
+    keep_speed(o, sp);
     char hint[512];
     snprintf(hint, sizeof hint,
              _("Run 'make -f Makefile.student doctor' to see how to let the grader read the GPU's "
@@ -374,6 +380,23 @@ static int gate_measured(oc_outcome *o, const speed *sp)
          o->trace != OC_ENGINE_NOT_RUN      ? o->trace_why
          : o->counters != OC_ENGINE_NOT_RUN ? o->counters_why
                                             : _("no engine ran"));
+    return 1;
+}
+
+/* The trace saw a smaller problem than the graded one; only the counters see the graded one,
+ * and where they ran and failed (on a GPU whose counters can be read), a kernel that does
+ * otherwise at the graded size would pass on the trace alone: NOT GRADED, the speed part kept. */
+static int gate_confirmed(oc_outcome *o, const speed *sp)
+{
+    if (o->engine != OC_BY_TRACE || !o->trace_smaller || o->counters != OC_ENGINE_FAILED)
+        return 0;
+    keep_speed(o, sp);
+    stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED,
+         _("Grade it again: the counters failed, not your kernel. If they fail again, 'make -f "
+           "Makefile.student doctor' says whether this GPU's counters can be read."),
+         _("correct; the trace watched a smaller problem, and the counters, which measure the "
+           "graded one, failed (%s): the coalescing part is not given on the trace alone"),
+         o->counters_why);
     return 1;
 }
 
@@ -478,8 +501,7 @@ static int gate_agree(oc_outcome *o, const speed *sp)
 {
     if (!o->disagreement[0])
         return 0;
-    o->score_speed = sp->gated && sp->ok ? o->spec->points_speed : 0;
-    o->score += o->score_speed;
+    keep_speed(o, sp);
     stop(o, OC_STAGE_COALESCING, OC_FAIL,
          _("A kernel must do the same work however it is run: check that no thread decides what "
            "to read from the time, the clock or anything but its inputs and indices."),
@@ -538,7 +560,7 @@ void gr_decide(oc_outcome *o)
     choose_engine(o);
     if (gate_build(o) || gate_contract(o) || gate_run(o) || gate_guards(o) || gate_outputs(o) ||
         gate_correct(o) || gate_measured_outputs(o) || gate_oob_reads(o) || gate_remeasured(o) ||
-        gate_measured(o, &sp))
+        gate_measured(o, &sp) || gate_confirmed(o, &sp))
         return;
     measured m = what_was_measured(o);
     if (gate_traffic(o, &m) || gate_moved(o, &m) || gate_agree(o, &sp))

@@ -15,7 +15,7 @@
  * Every child's record is read through the wire (wire.h), and trusted for nothing but what it
  * says about the measurement.
  */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* pipe2; nftw and mkdtemp too */
 #include "i18n.h"
 #include "grade.h"
 
@@ -740,30 +740,35 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
 }
 
 /* The replays' folder, made now that nothing the student started is left, with the grader's
- * own copies of the device code and the records in it. */
+ * own copies of the device code and the records in it. The replays' requests name what is in it
+ * relative to it (replay_names), so that a replay started before it existed (ch_start_early)
+ * finds them once told where it is. */
+static const char *const replay_names[] = {"run", "trace", "counters"};
+#define REPLAY_IMAGE "kernel.fatbin"
+
 static int prepare_replays(const lab_spec *spec, const oc_outcome *o, lab_files *f,
                            const void *image, size_t size)
 {
     snprintf(f->run, sizeof f->run, "%s/run-XXXXXX", o->workdir);
     if (!mkdtemp(f->run))
         return -1;
-    static const char *const names[] = {"run", "trace", "counters"};
     for (int i = 0; i < 3; ++i) {
-        snprintf(f->replay[i], sizeof f->replay[i], "%s/%s", f->run, names[i]);
+        snprintf(f->replay[i], sizeof f->replay[i], "%s/%s", f->run, replay_names[i]);
         if (make_dir(f->replay[i]) != 0)
             return -1;
     }
-    snprintf(f->image, sizeof f->image, "%s/kernel.fatbin", f->run);
+    snprintf(f->image, sizeof f->image, "%s/%s", f->run, REPLAY_IMAGE);
     snprintf(f->record, sizeof f->record, "%s/%s", f->run, WI_RECORD_FILE);
-    snprintf(f->trace_record, sizeof f->trace_record, "%s/%s", f->run,
-             o->trace_recorded ? WI_TRACE_RECORD_FILE : WI_RECORD_FILE);
+    /* The trace's record always has its own name: the smaller problem's, or the full one's. */
+    snprintf(f->trace_record, sizeof f->trace_record, "%s/%s", f->run, WI_TRACE_RECORD_FILE);
     FILE *out = fopen(f->image, "wb");
     int ok = out && fwrite(image, 1, size, out) == size;
     if (out && fclose(out) != 0)
         ok = 0;
     if (ok && wi_record_save(f->record, &full_record) != 0)
         ok = 0;
-    if (ok && o->trace_recorded && wi_record_save(f->trace_record, &small_record) != 0)
+    if (ok &&
+        wi_record_save(f->trace_record, o->trace_recorded ? &small_record : &full_record) != 0)
         ok = 0;
     for (unsigned k = 0; ok && k < spec->shapes->nchecks; ++k) {
         char name[64], path[4400];
@@ -774,20 +779,42 @@ static int prepare_replays(const lab_spec *spec, const oc_outcome *o, lab_files 
     return ok ? 0 : -1;
 }
 
+/* A replay of mode, run in the replays' folder f->run (or, started early, in the one its go
+ * names): its paths are relative to it. */
 static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, const lab_files *f,
-                                 wi_mode mode, const char *record, double timeout_s)
+                                 wi_mode mode, double timeout_s)
 {
     enum replay_dir dir = mode == WI_TRACE      ? REPLAY_TRACE
                           : mode == WI_COUNTERS ? REPLAY_COUNTERS
                                                 : REPLAY_RUN;
     ch_request req = {.args = {.mode = mode,
                                .lab = spec->id,
-                               .image = f->image,
-                               .record = record,
-                               .workdir = f->replay[dir],
+                               .image = REPLAY_IMAGE,
+                               .record = mode == WI_TRACE ? WI_TRACE_RECORD_FILE : WI_RECORD_FILE,
+                               .workdir = replay_names[dir],
                                .seed = cfg->seed},
                       .timeout_s = timeout_s,
-                      .gpu = cfg->gpu};
+                      .gpu = cfg->gpu,
+                      .cwd = f->run};
+    return req;
+}
+
+/* How long a replay started with the lab may wait for its go: the compile and the recording,
+ * each as long as it may take beside other gradings, and some. */
+static double early_wait_s(const gr_config *cfg)
+{
+    return cfg->compile_timeout_s + 1.25 * cfg->run_timeout_s + 3 * WI_GPU_WAIT_S + 30.0;
+}
+
+/* The correctness replay's request (correctness_run). */
+static ch_request run_request(const gr_config *cfg, const lab_spec *spec, const lab_files *f)
+{
+    /* The counters replay each kernel a few times, fewer than the timing does: as long again. */
+    double limit = cfg->run_timeout_s * (cfg->counters ? 2 : 1);
+    ch_request req = replay_request(cfg, spec, f, WI_RUN, limit);
+    req.args.no_timing = !cfg->timing;
+    req.args.counters_dir = cfg->counters ? replay_names[REPLAY_COUNTERS] : NULL;
+    req.args.shared_counters = spec->report_bank_conflicts;
     return req;
 }
 
@@ -852,9 +879,10 @@ static void check_outputs(const gr_config *cfg, const lab_spec *spec, const lab_
     if (passed && clean)
         check_small_shapes(cfg, spec, f, c);
     passed = c->check_ok && c->check.passed;
-    if (passed && spec->student_setup) {
+    if (passed && spec->student_setup && !gr_same_outputs(f->replay[REPLAY_RUN], f->rec)) {
         /* The student's own functions set the problem up (a replay does that itself): their
-         * whole run, as the recording made it, must be right too. */
+         * whole run, as the recording made it, must be right too (outputs of the same bytes as
+         * the replay's, which passed, are). */
         static lab_check own;
         int rc = timed_check(spec, &c->seconds, f->rec, cfg->seed, graded, &own);
         if (rc != 0 || !own.passed) {
@@ -889,16 +917,11 @@ static void apply_checks(oc_outcome *o, const checks *c)
  * in the same child: one CUDA start for the three): a child whose outputs are checked
  * (check_outputs) on the graded problem and the lab's small check shapes. */
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                            const lab_files *f)
+                            const lab_files *f, ch_early *early)
 {
-    /* The counters replay each kernel a few times, fewer than the timing does: as long again. */
-    double limit = cfg->run_timeout_s * (cfg->counters ? 2 : 1);
-    ch_request req = replay_request(cfg, spec, f, WI_RUN, f->record, limit);
-    req.args.no_timing = !cfg->timing;
-    req.args.counters_dir = cfg->counters ? f->replay[REPLAY_COUNTERS] : NULL;
-    req.args.shared_counters = spec->report_bank_conflicts;
+    ch_request req = run_request(cfg, spec, f);
     rn_result r;
-    if (ch_run(cfg->worker, &req, &r) != 0) {
+    if ((early ? ch_finish(early, &r) : ch_run(cfg->worker, &req, &r)) != 0) {
         snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
         return;
     }
@@ -1182,11 +1205,12 @@ static const struct {
 
 /* The trace runs on a thread of its own (it needs only the records and the device code, never
  * the replay's results): beside the correctness replay where a GPU lock keeps it out of the
- * replay's measured sections, else beside the CPU checks (trace_begin). Once the replay's
- * outputs are there and checked, trace_end applies what it found (or, where the run was wrong,
- * stops its child and forgets it). What the thread finds goes into the job's
- * own outcome, `found`, of which only the trace's fields are taken; it never touches the
- * lab's. */
+ * replay's measured sections, else beside the CPU checks (trace_begin). Its first try's child
+ * is started with the lab (trace_early), to set itself up while the kernel is compiled and
+ * recorded. Once the replay's outputs are there and checked, trace_end applies what it found
+ * (or, where the run was wrong, stops its child and forgets it). What the thread finds goes
+ * into the job's own outcome, `found`, of which only the trace's fields are taken; it never
+ * touches the lab's. */
 typedef struct trace_job {
     const gr_config *cfg;
     const lab_spec *spec;
@@ -1197,38 +1221,63 @@ typedef struct trace_job {
     int trace_recorded;
     gl_lock gpu;   /* its own lock on the GPU lock's files: the two threads' are apart */
     int stop[2];   /* a byte written to stop[1] stops its child: the trace is not wanted */
+    int ready;     /* its lock and its stop pipe are there: it can run on its thread */
+    int can;       /* trace_can_run: 0 not asked yet, 1 it can, -1 it cannot (found says why) */
     double wall_s; /* from its start to its end */
     pthread_t thread;
-    int beside; /* it runs on its thread (else trace_end runs it, when it is wanted) */
+    int beside;        /* it runs on its thread (else trace_end runs it, when it is wanted) */
+    ch_early *early;   /* the first try's child, started with the lab; NULL: none (any more) */
+    int went;          /* early was told to go on */
+    int ended;         /* trace_end is done */
+    char env[5][4600]; /* the first try's environment, which early's request points to */
+    const char *envp[6];
 } trace_job;
 
-/* Runs the traced child once, tracing one warp in sample with room for max_records records a
- * launch; 0 with *t filled when it ran. */
-static int trace_child(trace_job *j, unsigned sample, unsigned max_records, wi_trace *t, char *why,
-                       size_t why_size)
+/* The traced child's environment for a try (one warp in sample, room for max_records records
+ * a launch), in bufs, pointed to by env. The trace's file is named relative to the replays'
+ * folder, where the child runs. */
+static void trace_env(const gr_config *cfg, unsigned sample, unsigned max_records,
+                      char bufs[5][4600], const char *env[6])
+{
+    snprintf(bufs[0], sizeof bufs[0], "%s=%s/%s", WI_ENV_INJECTION, cfg->tracer_dir, WI_TRACER_LIB);
+    snprintf(bufs[1], sizeof bufs[1], "%s=%s/%s", WI_ENV_TRACE_PATCHES, cfg->tracer_dir,
+             WI_TRACER_PATCH);
+    snprintf(bufs[2], sizeof bufs[2], "%s=%s/%s", WI_ENV_TRACE_OUT, replay_names[REPLAY_TRACE],
+             WI_TRACE_FILE);
+    snprintf(bufs[3], sizeof bufs[3], "%s=%u", WI_ENV_TRACE_SAMPLE, sample);
+    snprintf(bufs[4], sizeof bufs[4], "%s=%u", WI_ENV_TRACE_MAX_RECORDS, max_records);
+    for (int i = 0; i < 5; ++i)
+        env[i] = bufs[i];
+    env[5] = NULL;
+}
+
+static ch_request trace_request(trace_job *j, const char **env)
+{
+    ch_request req = replay_request(j->cfg, j->spec, j->f, WI_TRACE, j->cfg->trace_timeout_s);
+    req.env = env;
+    req.gpu = j->gpu.lock_fd >= 0 ? &j->gpu : j->cfg->gpu; /* its own, where it runs beside */
+    req.stop_fd = j->stop[0] >= 0 ? &j->stop[0] : NULL;
+    return req;
+}
+
+/* Runs the traced child once (try i of trace_tries: the child started early, for the first);
+ * 0 with *t filled when it ran. */
+static int trace_child(trace_job *j, size_t i, wi_trace *t, char *why, size_t why_size)
 {
     const gr_config *cfg = j->cfg;
     oc_outcome *o = &j->found;
     const lab_files *f = j->f;
-    char lib[4200], patches[4200], out[4400];
-    snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
-    snprintf(patches, sizeof patches, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
+    char out[4400], bufs[5][4600];
+    const char *env[6];
     snprintf(out, sizeof out, "%s/%s", f->replay[REPLAY_TRACE], WI_TRACE_FILE);
-    char env_lib[4300], env_patch[4300], env_out[4500], env_sample[64], env_max[64];
-    snprintf(env_lib, sizeof env_lib, "%s=%s", WI_ENV_INJECTION, lib);
-    snprintf(env_patch, sizeof env_patch, "%s=%s", WI_ENV_TRACE_PATCHES, patches);
-    snprintf(env_out, sizeof env_out, "%s=%s", WI_ENV_TRACE_OUT, out);
-    snprintf(env_sample, sizeof env_sample, "%s=%u", WI_ENV_TRACE_SAMPLE, sample);
-    snprintf(env_max, sizeof env_max, "%s=%u", WI_ENV_TRACE_MAX_RECORDS, max_records);
-    const char *env[] = {env_lib, env_patch, env_out, env_sample, env_max, NULL};
-    ch_request req =
-        replay_request(cfg, j->spec, f, WI_TRACE, f->trace_record, cfg->trace_timeout_s);
-    req.env = env;
-    req.gpu = j->gpu.lock_fd >= 0 ? &j->gpu : cfg->gpu; /* its own, where it runs beside */
-    req.stop_fd = j->stop[0] >= 0 ? &j->stop[0] : NULL;
-    remove(out);
+    trace_env(cfg, trace_tries[i].sample, trace_tries[i].max_records, bufs, env);
+    ch_request req = trace_request(j, env);
+    ch_early *early = i == 0 ? j->early : NULL;
+    j->early = i == 0 ? NULL : j->early;
+    if (!early)
+        remove(out);
     rn_result r;
-    if (ch_run(cfg->worker, &req, &r) != 0) {
+    if ((early ? ch_finish(early, &r) : ch_run(cfg->worker, &req, &r)) != 0) {
         o->trace = OC_ENGINE_FAILED;
         snprintf(o->trace_why, sizeof o->trace_why, _("cannot start the grading child"));
         return -1;
@@ -1289,24 +1338,29 @@ static int same_kernels(const wi_record *a, const wi_record *b, char *which, siz
     return 1;
 }
 
-/* The trace's tries (trace_tries), into j: the trace to apply in j->t, or why there is none
- * in j->found. */
-static void trace_collect(trace_job *j)
+static int have_tracer(const gr_config *cfg)
 {
-    double start = rn_now_s();
-    const gr_config *cfg = j->cfg;
-    oc_outcome *o = &j->found;
-    char lib[4200], patches[4200], which[256];
+    char lib[4200], patches[4200];
     snprintf(lib, sizeof lib, "%s/%s", cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(patches, sizeof patches, "%s/%s", cfg->tracer_dir, WI_TRACER_PATCH);
-    if (access(lib, R_OK) != 0 || access(patches, R_OK) != 0) {
+    return access(lib, R_OK) == 0 && access(patches, R_OK) == 0;
+}
+
+/* Whether the trace can run on what was recorded; where not, j->found says why. */
+static int trace_can_run(trace_job *j)
+{
+    if (j->can)
+        return j->can > 0;
+    oc_outcome *o = &j->found;
+    char which[256];
+    j->can = -1;
+    if (!have_tracer(j->cfg)) {
         o->trace = OC_ENGINE_UNSUPPORTED;
         snprintf(o->trace_why, sizeof o->trace_why,
                  _("this grader was built without the Compute Sanitizer API (it comes with the "
                    "CUDA Toolkit, in compute-sanitizer/); rebuild where the toolkit has it"));
-        return;
-    }
-    if (j->trace_recorded && !same_kernels(&full_record, &small_record, which, sizeof which)) {
+    } else if (j->trace_recorded &&
+               !same_kernels(&full_record, &small_record, which, sizeof which)) {
         o->trace = OC_ENGINE_RUN_FAILED;
         snprintf(o->trace_why, sizeof o->trace_why,
                  _("on the smaller problem the trace runs, the launcher launched other kernels "
@@ -1314,8 +1368,19 @@ static void trace_collect(trace_job *j)
                    "kernels that are checked and timed"),
                  which);
         wi_clean_text(o->trace_why);
-        return;
+    } else {
+        j->can = 1;
     }
+    return j->can > 0;
+}
+
+/* The trace's tries (trace_tries), into j: the trace to apply in j->t, or why there is none
+ * in j->found. */
+static void trace_collect(trace_job *j)
+{
+    double start = rn_now_s();
+    const gr_config *cfg = j->cfg;
+    oc_outcome *o = &j->found;
     progress(cfg, _("[%s] tracing the kernel's memory accesses (Compute Sanitizer)\n"),
              j->spec->id);
     size_t ntries = sizeof trace_tries / sizeof trace_tries[0];
@@ -1323,8 +1388,7 @@ static void trace_collect(trace_job *j)
         wi_trace t;
         memset(&t, 0, sizeof t);
         char why[512] = "";
-        int ok = trace_child(j, trace_tries[i].sample, trace_tries[i].max_records, &t, why,
-                             sizeof why) == 0;
+        int ok = trace_child(j, i, &t, why, sizeof why) == 0;
         int full = ok && dropped(&t) > 0 && i + 1 < ntries;
         if (ok && !full && dropped(&t) > 0) {
             /* Even the sparsest try left part of a launch unseen: a partial trace would grade
@@ -1353,39 +1417,56 @@ static void *trace_thread(void *arg)
     return NULL;
 }
 
-/* Starts the trace child's thread (with its own handle on the GPU lock, and the pipe that can
- * stop it); where no thread or pipe can be had, trace_end runs the trace itself. */
-static void trace_start(trace_job *j)
-{
-    const gr_config *cfg = j->cfg;
-    if (cfg->gpu && gl_open(cfg->gpu, &j->gpu) != 0)
-        return;
-    if (pipe(j->stop) != 0 || fcntl(j->stop[0], F_SETFD, FD_CLOEXEC) != 0 ||
-        fcntl(j->stop[1], F_SETFD, FD_CLOEXEC) != 0) {
-        for (int i = 0; i < 2; ++i)
-            if (j->stop[i] >= 0)
-                close(j->stop[i]);
-        j->stop[0] = j->stop[1] = -1;
-        return;
-    }
-    j->beside = pthread_create(&j->thread, NULL, trace_thread, j) == 0;
-}
-
-/* Readies the trace, and starts it beside the correctness replay where a GPU lock keeps it out of
- * the replay's measured sections (labs graded side by side, or in a batch): the run child then
- * waits for the trace to give the GPU up before it times and counts. Without a lock nothing
- * would, so the trace waits for the replay to end and runs beside the CPU checks
- * (check_and_measure). */
-static void trace_begin(const gr_config *cfg, const lab_spec *spec, const oc_outcome *o,
-                        const lab_files *f, trace_job *j)
+/* A trace for spec, not started: its own handle on the GPU lock and the pipe that can stop its
+ * child (where there are none, it cannot run on a thread: trace_end runs it, when wanted). */
+static void trace_init(const gr_config *cfg, const lab_spec *spec, const lab_files *f, trace_job *j)
 {
     memset(j, 0, sizeof *j);
     j->cfg = cfg;
     j->spec = spec;
     j->f = f;
-    j->trace_recorded = o->trace_recorded;
     j->gpu = GL_NONE;
     j->stop[0] = j->stop[1] = -1;
+    if (cfg->gpu && gl_open(cfg->gpu, &j->gpu) != 0)
+        return;
+    j->ready = pipe2(j->stop, O_CLOEXEC) == 0;
+    if (!j->ready)
+        j->stop[0] = j->stop[1] = -1;
+}
+
+/* The first try's child, started now (with the lab, before its compile) in the folder waiting:
+ * it sets itself up and waits for trace_start. */
+static void trace_early(trace_job *j, const char *waiting)
+{
+    if (!j->ready || !have_tracer(j->cfg))
+        return;
+    trace_env(j->cfg, trace_tries[0].sample, trace_tries[0].max_records, j->env, j->envp);
+    ch_request req = trace_request(j, j->envp);
+    req.cwd = waiting;
+    j->early = ch_start_early(j->cfg->worker, &req, early_wait_s(j->cfg));
+}
+
+/* Lets the trace go on: its early child told where the replays' folder is, its tries on their
+ * thread (else trace_end runs them). */
+static void trace_start(trace_job *j)
+{
+    if (!trace_can_run(j))
+        return;
+    if (j->early && !j->went)
+        ch_go(j->early, j->f->run);
+    j->went = 1;
+    if (j->ready)
+        j->beside = pthread_create(&j->thread, NULL, trace_thread, j) == 0;
+}
+
+/* Readies the trace once the replays' folder is there, and starts it beside the correctness
+ * replay where a GPU lock keeps it out of the replay's measured sections (labs graded side by
+ * side, or in a batch): the run child then waits for the trace to give the GPU up before it
+ * times and counts. Without a lock nothing would, so the trace waits for the replay to end and
+ * runs beside the CPU checks (check_and_measure). */
+static void trace_begin(const gr_config *cfg, const oc_outcome *o, trace_job *j)
+{
+    j->trace_recorded = o->trace_recorded;
     if (cfg->gpu && cfg->gpu->lock_fd >= 0)
         trace_start(j);
 }
@@ -1394,17 +1475,31 @@ static void trace_begin(const gr_config *cfg, const lab_spec *spec, const oc_out
  * applies what it found to o; where not, stops its child and forgets it. */
 static void trace_end(trace_job *j, int wanted, oc_outcome *o)
 {
-    if (!wanted && j->beside && j->stop[1] >= 0) {
+    if (j->ended)
+        return;
+    j->ended = 1;
+    if (!wanted && j->stop[1] >= 0) {
         ssize_t n = write(j->stop[1], "", 1); /* failing, the child runs to its end: time lost */
         (void)n;
     }
-    if (j->beside)
+    if (j->beside) {
         pthread_join(j->thread, NULL);
-    else if (wanted)
+    } else if (wanted && trace_can_run(j)) {
+        if (j->early && !j->went)
+            ch_go(j->early, j->f->run);
+        j->went = 1;
         trace_collect(j);
+    }
+    if (j->early) { /* never needed: stopped, or never told to go on */
+        rn_result r;
+        if (ch_finish(j->early, &r) == 0)
+            rn_result_free(&r);
+        j->early = NULL;
+    }
     for (int i = 0; i < 2; ++i)
         if (j->stop[i] >= 0)
             close(j->stop[i]);
+    j->stop[0] = j->stop[1] = -1;
     gl_close(&j->gpu);
     o->trace_wall_s = j->wall_s;
     if (wanted) {
@@ -1432,7 +1527,7 @@ static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_out
 {
     progress(cfg, _("[%s] checking the outputs against the CPU reference\n"), spec->id);
     int clean = !o->run_problem[0] && o->guards_intact;
-    if (tj && !tj->beside && clean)
+    if (tj && !tj->went && clean)
         trace_start(tj); /* the run child has ended: nothing is measured beside it now */
     static checks found;
     check_outputs(cfg, spec, f, clean, &found);
@@ -1445,9 +1540,11 @@ static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_out
 }
 
 /* Everything after the compile, each step only when the one before went well: the scan of the
- * device code, the recording, the correctness replay, its checks and the engines. */
+ * device code, the recording, the correctness replay, its checks and the engines. The replays
+ * started with the lab (*run_early, tj's first try) are told to go on once their folder is
+ * made; what is not used here, gr_grade_lab ends. */
 static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f,
-                         const void *image, size_t image_size)
+                         const void *image, size_t image_size, ch_early **run_early, trace_job *tj)
 {
     scan_device_code(f, o);
     if (o->refused[0] || o->run_problem[0])
@@ -1467,15 +1564,16 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
              : cfg->timing                ? _(", then timing")
              : cfg->counters              ? _(", then the hardware counters (CUPTI)")
                                           : "");
-    static trace_job tj;
-    if (cfg->trace)
-        trace_begin(cfg, spec, o, f, &tj);
-    correctness_run(cfg, spec, o, f);
+    if (*run_early)
+        ch_go(*run_early, f->run);
+    if (tj)
+        trace_begin(cfg, o, tj);
+    ch_early *early = *run_early;
+    *run_early = NULL; /* correctness_run ends it */
+    correctness_run(cfg, spec, o, f, early);
     o->run_s = rn_now_s() - t;
     if (o->ran)
-        check_and_measure(cfg, spec, o, f, cfg->trace ? &tj : NULL);
-    else if (cfg->trace)
-        trace_end(&tj, 0, o);
+        check_and_measure(cfg, spec, o, f, tj);
 }
 
 /* The work folder's files of a lab's grading (lab_files), for workdir. */
@@ -1556,6 +1654,37 @@ size_t gr_compiles_ahead(void)
     return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
+/* A lab's CPU reference of its graded problem, made on a thread while the kernel is compiled,
+ * recorded and replayed: its check then takes it ready-made (lab_reference). */
+typedef struct reference_job {
+    const lab_spec *spec;
+    uint64_t seed;
+    pthread_t thread;
+    int started;
+} reference_job;
+
+static void *reference_thread(void *arg)
+{
+    const reference_job *r = arg;
+    lab_reference(r->spec->reference, r->seed, &r->spec->shapes->graded);
+    return NULL;
+}
+
+static void reference_begin(const gr_config *cfg, const lab_spec *spec, reference_job *r)
+{
+    r->spec = spec;
+    r->seed = cfg->seed;
+    r->started = spec->reference && spec->shapes &&
+                 pthread_create(&r->thread, NULL, reference_thread, r) == 0;
+}
+
+static void reference_end(reference_job *r)
+{
+    if (r->started)
+        pthread_join(r->thread, NULL);
+    r->started = 0;
+}
+
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
 {
     double start = rn_now_s();
@@ -1576,18 +1705,53 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     snprintf(fatbin, sizeof fatbin, "%s/kernel.fatbin", f.keep);
     void *image = NULL;
     size_t image_size = 0;
+    /* The replays start with the lab, to start CUDA and set the lab's problem up while the
+     * kernel is compiled and recorded; they wait in a folder of their own (where what a child
+     * writes before its go goes nowhere) for theirs (run_compiled), and see nothing of the
+     * student's before it. */
+    static trace_job tj;
+    ch_early *run_early = NULL;
+    if (cfg->trace)
+        trace_init(cfg, spec, &f, &tj);
+    /* The CPU reference of the graded problem too, on a thread (lab_reference). */
+    static reference_job rj;
+    reference_begin(cfg, spec, &rj);
+    char waiting[4300];
+    snprintf(waiting, sizeof waiting, "%s/waiting", workdir);
     if (make_dir(workdir) != 0) {
         o->compile_log = strdup(_("cannot create the work directory\n"));
-    } else if (isolate_source(cfg, spec, source, &f, o) == 0 &&
-               compile_kernel(cfg, spec, o, &f) == 0) {
-        /* The device code, kept in the grader's memory before any student code runs. */
-        image = wi_read_bytes(fatbin, (size_t)64 << 20, &image_size, why, sizeof why);
-        if (!image)
-            snprintf(o->run_problem, sizeof o->run_problem,
-                     _("nvcc left no device code to replay ('%.400s')"), fatbin);
-        else
-            run_compiled(cfg, spec, o, &f, image, image_size);
+    } else {
+        /* Only for a lab graded alone: beside other gradings the GPU is busy anyway (and a
+         * batch compiles ahead), and two children more each made waits for the lock run out
+         * (tests/gpu/RESULTS.md, tenth session). */
+        int alone = !cfg->gpu || cfg->gpu->lock_fd < 0;
+        if (cfg->early_replays && alone && make_dir(waiting) == 0) {
+            ch_request req = run_request(cfg, spec, &f);
+            req.cwd = waiting;
+            run_early = ch_start_early(cfg->worker, &req, early_wait_s(cfg));
+            if (cfg->trace)
+                trace_early(&tj, waiting);
+        }
+        if (isolate_source(cfg, spec, source, &f, o) == 0 &&
+            compile_kernel(cfg, spec, o, &f) == 0) {
+            /* The device code, kept in the grader's memory before any student code runs. */
+            image = wi_read_bytes(fatbin, (size_t)64 << 20, &image_size, why, sizeof why);
+            if (!image)
+                snprintf(o->run_problem, sizeof o->run_problem,
+                         _("nvcc left no device code to replay ('%.400s')"), fatbin);
+            else
+                run_compiled(cfg, spec, o, &f, image, image_size, &run_early,
+                             cfg->trace ? &tj : NULL);
+        }
     }
+    if (run_early) { /* never told to go on: stopped */
+        rn_result r;
+        if (ch_finish(run_early, &r) == 0)
+            rn_result_free(&r);
+    }
+    if (cfg->trace)
+        trace_end(&tj, 0, o);
+    reference_end(&rj);
     free(image);
     o->total_s = rn_now_s() - start;
     gr_decide(o);

@@ -44,6 +44,9 @@ typedef struct gr_config {
     /* The GPU lock of labs graded side by side, this process's own (gpulock.h); NULL: the GPU
      * is this grading's alone. */
     struct gl_lock *gpu;
+    /* Start the replays of a lab graded alone (no lock) with it, to set themselves up while it
+     * is compiled and recorded (ch_start_early); 0: each when its turn comes. */
+    int early_replays;
 } gr_config;
 
 /* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev

@@ -28,6 +28,9 @@ typedef struct lab_check {
     char hint[512];     /* the lab's own next step for this failure; empty for the generic one */
 } lab_check;
 
+/* A lab's CPU reference for (seed, shape), in one malloc'ed block (the lab's own layout). */
+typedef void *(*lab_ref_fn)(uint64_t seed, const cl_shape *shape);
+
 typedef struct lab_spec {
     const char *id;                     /* "01" */
     const char *slug;                   /* "dram-burst"; the lab's folder is labs/NN-slug */
@@ -87,6 +90,10 @@ typedef struct lab_spec {
     /* Gradescope's visibility of each graded part (correctness, loads, stores, speed), as a
      * course file sets it; NULL: the default (visible). */
     const char *visibility[4];
+    /* Optional: the CPU reference check() compares with, for a seed and a shape, which
+     * check() takes through lab_reference; the grader has the graded problem's made on a
+     * thread while the kernel is compiled and recorded. NULL: check() computes its own. */
+    lab_ref_fn reference;
 } lab_spec;
 
 extern const lab_spec *const lab_table[];
@@ -94,6 +101,12 @@ extern const size_t lab_count;
 
 /* Finds a lab by number ("01", "1") or slug ("dram-burst"); NULL when none matches. */
 const lab_spec *lab_find(const char *name);
+
+/* The reference make computes for (seed, shape): made now by this thread, or one made before
+ * (waited for while another thread makes it). Kept by the table (a few of them, the oldest
+ * made again when asked for after others): valid until the next call from any thread but the
+ * one that asked. NULL when out of memory. */
+const void *lab_reference(lab_ref_fn make, uint64_t seed, const cl_shape *shape);
 
 /* Reads WORKDIR/NAME.bin into a malloc'ed buffer when its size is exactly bytes; returns NULL
  * (with why filled) otherwise. */

@@ -5,6 +5,7 @@
 #include "wire.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,78 @@ const lab_spec *lab_find(const char *name)
             return s;
     }
     return NULL;
+}
+
+/* ---- references made once (lab_reference) ---- */
+
+enum { REFS = 8, REF_EMPTY = 0, REF_MAKING, REF_MADE };
+
+static struct {
+    lab_ref_fn make;
+    uint64_t seed;
+    cl_shape shape;
+    void *data;
+    int state;
+    unsigned long used; /* when it was last asked for */
+} refs[REFS];
+static unsigned long ref_clock;
+static pthread_mutex_t refs_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t refs_made = PTHREAD_COND_INITIALIZER;
+
+static int same_ref(int i, lab_ref_fn make, uint64_t seed, const cl_shape *shape)
+{
+    if (refs[i].state == REF_EMPTY || refs[i].make != make || refs[i].seed != seed)
+        return 0;
+    for (int d = 0; d < CL_SHAPE_DIMS; ++d)
+        if (refs[i].shape.d[d] != shape->d[d])
+            return 0;
+    return 1;
+}
+
+const void *lab_reference(lab_ref_fn make, uint64_t seed, const cl_shape *shape)
+{
+    pthread_mutex_lock(&refs_mu);
+    for (;;) {
+        int found = -1;
+        for (int i = 0; i < REFS && found < 0; ++i)
+            if (same_ref(i, make, seed, shape))
+                found = i;
+        if (found < 0)
+            break;
+        if (refs[found].state == REF_MADE) {
+            refs[found].used = ++ref_clock;
+            void *data = refs[found].data;
+            pthread_mutex_unlock(&refs_mu);
+            return data;
+        }
+        pthread_cond_wait(&refs_made, &refs_mu); /* another thread makes it */
+    }
+    /* A free entry, else the one asked for longest ago that is not being made. */
+    int slot = -1;
+    for (int i = 0; i < REFS; ++i)
+        if (refs[i].state != REF_MAKING &&
+            (slot < 0 || refs[i].state == REF_EMPTY ||
+             (refs[slot].state != REF_EMPTY && refs[i].used < refs[slot].used)))
+            slot = i;
+    if (slot < 0) { /* every one being made: this one is the caller's alone, never freed */
+        pthread_mutex_unlock(&refs_mu);
+        return make(seed, shape);
+    }
+    free(refs[slot].data);
+    refs[slot].make = make;
+    refs[slot].seed = seed;
+    refs[slot].shape = *shape;
+    refs[slot].data = NULL;
+    refs[slot].state = REF_MAKING;
+    pthread_mutex_unlock(&refs_mu);
+    void *data = make(seed, shape);
+    pthread_mutex_lock(&refs_mu);
+    refs[slot].data = data;
+    refs[slot].state = data ? REF_MADE : REF_EMPTY;
+    refs[slot].used = ++ref_clock;
+    pthread_cond_broadcast(&refs_made);
+    pthread_mutex_unlock(&refs_mu);
+    return data;
 }
 
 void *lab_load_output(const char *workdir, const char *name, size_t bytes, char *why,

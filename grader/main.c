@@ -253,6 +253,14 @@ static void load_course(const cli_options *opt)
 #endif
 }
 
+/* Whether a lab's replays start with it (gr_config.early_replays): yes, unless GRADE_EARLY=0
+ * (to measure what that saves: tests/gpu/time_breakdown.sh). */
+static int early_replays(void)
+{
+    const char *v = getenv("GRADE_EARLY");
+    return !(v && !strcmp(v, "0"));
+}
+
 /* The configuration every grade, explore and doctor run shares. */
 static void make_config(session *s)
 {
@@ -281,7 +289,8 @@ static void make_config(session *s)
                          .trace_timeout_s = 180,
                          .cwd = s->cwd[0] ? s->cwd : NULL,
                          .progress = opt->quiet ? NULL : stderr,
-                         .run_id = s->base};
+                         .run_id = s->base,
+                         .early_replays = early_replays()};
 #ifdef CL_HAVE_BATCH
     if (opt->course && !(opt->timeout_s > 0) && course.timeout_s > 0)
         s->cfg.run_timeout_s = course.timeout_s; /* the course's, where --timeout is not given */

@@ -351,14 +351,36 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-/* Reads the child's output until it has exited and the pipe is at EOF (or the drain time
- * is over), or until the time limit; then kills the group, reaps the child and fills res. */
-static void supervise(pid_t pid, int out_fd, int stop_fd, double start, double timeout_s, sink *s,
-                      rn_result *res)
+/* A child started early waits for its go (rn_options.go_fd): what the caller wrote is passed
+ * on to the child, and the time limit starts now. Returns 0 when it was passed on, -1 when
+ * there was none (the other end closed) or it could not be. */
+static int pass_go(int go_fd, int go_to)
 {
-    int pidfd = open_pidfd(pid);
+    char buf[PIPE_BUF];
+    ssize_t n;
+    while ((n = read(go_fd, buf, sizeof buf)) < 0 && errno == EINTR)
+        ;
+    if (n <= 0)
+        return -1;
+    ssize_t w;
+    while ((w = write(go_to, buf, (size_t)n)) < 0 && errno == EINTR)
+        ;
+    return w == n ? 0 : -1;
+}
+
+/* Reads the child's output until it has exited and the pipe is at EOF (or the drain time
+ * is over), or until the time limit; then kills the group, reaps the child and fills res.
+ * With a go to wait for (w->go_fd >= 0) the limit starts when it has been passed on. */
+typedef struct watch {
+    int out_fd, stop_fd, go_fd, go_to;
+    double timeout_s, go_wait_s;
+} watch;
+
+static void supervise(pid_t pid, const watch *w, double start, sink *s, rn_result *res)
+{
+    int pidfd = open_pidfd(pid), out_fd = w->out_fd, go_fd = w->go_fd;
     bool exited = false, eof = false, timed_out = false, stopped = false;
-    double end = start;
+    double end = start, timeout_s = go_fd >= 0 ? w->go_wait_s : w->timeout_s;
 
     for (;;) {
         double t = rn_now_s();
@@ -369,7 +391,8 @@ static void supervise(pid_t pid, int out_fd, int stop_fd, double start, double t
         if (exited && (eof || t - end >= DRAIN_S))
             break;
         if (!exited && timeout_s > 0 && t - start >= timeout_s) {
-            timed_out = true;
+            timed_out = go_fd < 0; /* waiting for its go, it is stopped instead */
+            stopped = go_fd >= 0;
             end = t;
             break;
         }
@@ -383,10 +406,11 @@ static void supervise(pid_t pid, int out_fd, int stop_fd, double start, double t
             if (pidfd < 0 && (wait_ms < 0 || wait_ms > POLL_SLICE_MS))
                 wait_ms = POLL_SLICE_MS;
         }
-        struct pollfd fds[3] = {{eof ? -1 : out_fd, POLLIN, 0},
+        struct pollfd fds[4] = {{eof ? -1 : out_fd, POLLIN, 0},
                                 {exited ? -1 : pidfd, POLLIN, 0},
-                                {exited ? -1 : stop_fd, POLLIN, 0}};
-        int ready = poll(fds, 3, wait_ms);
+                                {exited ? -1 : w->stop_fd, POLLIN, 0},
+                                {exited ? -1 : go_fd, POLLIN, 0}};
+        int ready = poll(fds, 4, wait_ms);
         if (ready < 0 && errno != EINTR)
             eof = true; /* cannot watch the pipe any more; still wait for the child */
         if (ready > 0 && fds[0].revents != 0)
@@ -395,6 +419,17 @@ static void supervise(pid_t pid, int out_fd, int stop_fd, double start, double t
             stopped = true; /* its result is no longer wanted */
             end = rn_now_s();
             break;
+        }
+        if (ready > 0 && fds[3].revents != 0 && !exited) {
+            if (pass_go(go_fd, w->go_to) != 0) {
+                stopped = true; /* no go: never wanted */
+                end = rn_now_s();
+                break;
+            }
+            res->went = 1;
+            go_fd = -1;
+            start = rn_now_s(); /* its time starts now */
+            timeout_s = w->timeout_s;
         }
     }
 
@@ -468,7 +503,13 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
         goto done;
     }
     fcntl(out[0], F_SETFL, fcntl(out[0], F_GETFL) | O_NONBLOCK);
-    supervise(pid, out[0], opt->stop_fd ? *opt->stop_fd : -1, start, opt->timeout_s, &s, res);
+    watch w = {.out_fd = out[0],
+               .stop_fd = opt->stop_fd ? *opt->stop_fd : -1,
+               .go_fd = opt->go_fd ? *opt->go_fd : -1,
+               .go_to = opt->go_to,
+               .timeout_s = opt->timeout_s,
+               .go_wait_s = opt->go_wait_s};
+    supervise(pid, &w, start, &s, res);
     if (spared_it)
         rn_unspare(pid); /* reaped: its pid is free again */
     res->output = s.buf; /* may have moved while growing */

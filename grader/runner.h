@@ -35,6 +35,15 @@ typedef struct rn_options {
     /* A descriptor that stops the child when it becomes readable (a byte written, or its other
      * end closed): killed, its result marked stopped. NULL: none. */
     const int *stop_fd;
+    /* A child started early, before what it works on exists (child.h, ch_start_early): it sets
+     * itself up and then waits for its go, which the caller writes to go_fd (at most PIPE_BUF
+     * bytes, in one write); the runner passes them on to go_to (the write end of a pipe the
+     * child reads) and only then starts the time limit. The other end of go_fd closed before
+     * anything was written, or no go within go_wait_s seconds (<= 0: no limit), stops the child
+     * as stop_fd does. NULL: none; the limit starts at once. */
+    const int *go_fd;
+    int go_to;
+    double go_wait_s;
 } rn_options;
 
 typedef enum rn_status {
@@ -53,7 +62,8 @@ typedef struct rn_result {
                      with rn_result_free */
     size_t output_len;     /* bytes kept in output */
     size_t output_dropped; /* bytes read past the cap and discarded */
-    int stopped;           /* killed because opt->stop_fd became readable */
+    int stopped;           /* killed because opt->stop_fd became readable, or no go came */
+    int went;              /* with opt->go_fd: the go was passed on (elapsed_s counts from it) */
 } rn_result;
 
 /* Runs argv[0] (looked up in PATH when it has no '/') with argv, waits for it or for the time

@@ -95,6 +95,7 @@ struct ct_session {
     size_t nmetrics; /* the global counters, then the shared-memory and the DRAM ones on request */
     CUcontext ctx;
     int ready;      /* the host's share was set up: ct_count may profile */
+    int deferred;   /* ... but for the config image, which needs the counters' availability */
     int counted;    /* ct_count profiled: ct_close may evaluate */
     size_t nranges; /* the kernels ct_count profiled, for ct_close to evaluate */
 };
@@ -154,8 +155,8 @@ static int check_device(wi_counters *res, CUdevice dev)
     return -1;
 }
 
-/* The host's share: the metrics' config image for this chip. No GPU work. */
-static int open_host(session *s, wi_counters *res, CUcontext cu_ctx, CUdevice dev, int device)
+/* The profiler, and whether it can profile this device; its chip's name. No GPU work. */
+static int open_profiler(session *s, wi_counters *res, CUdevice dev, int device)
 {
     int rc = -1;
     CUpti_Profiler_Initialize_Params ip = {.structSize =
@@ -170,21 +171,50 @@ static int open_host(session *s, wi_counters *res, CUcontext cu_ctx, CUdevice de
     cn.deviceIndex = (size_t)device;
     TRY(cuptiDeviceGetChipName(&cn));
     snprintf(res->chip, sizeof res->chip, "%s", cn.pChipName);
+    rc = 0;
+out:
+    return rc;
+}
 
-    CUpti_Profiler_GetCounterAvailability_Params ca = {
-        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
-    ca.ctx = cu_ctx;
-    TRY(cuptiProfilerGetCounterAvailability(&ca));
-    s->avail_size = ca.counterAvailabilityImageSize;
-    s->avail = calloc(1, s->avail_size);
-    ca.pCounterAvailabilityImage = s->avail;
-    TRY(cuptiProfilerGetCounterAvailability(&ca));
+static void free_host(session *s)
+{
+    if (s->host) {
+        CUpti_Profiler_Host_Deinitialize_Params d = {
+            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        d.pHostObject = s->host;
+        cuptiProfilerHostDeinitialize(&d);
+        s->host = NULL;
+    }
+    free(s->config);
+    s->config = NULL;
+}
+
+/* The host's share: the metrics' config image for this chip, from its name alone (host work;
+ * CUPTI accepts that for the chips it knew when it was released), or (available) also from
+ * the counters' availability on this context, which CUPTI reads from the GPU: that query fails
+ * with CUPTI_ERROR_HARDWARE_BUSY while another process profiles, so it is made only where the
+ * GPU is held exclusively (ct_count). */
+static int open_config(session *s, wi_counters *res, int available)
+{
+    int rc = -1;
+    CUcontext cu_ctx = s->ctx;
+    if (available) {
+        CUpti_Profiler_GetCounterAvailability_Params ca = {
+            .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+        ca.ctx = cu_ctx;
+        TRY(cuptiProfilerGetCounterAvailability(&ca));
+        s->avail_size = ca.counterAvailabilityImageSize;
+        free(s->avail);
+        s->avail = calloc(1, s->avail_size);
+        ca.pCounterAvailabilityImage = s->avail;
+        TRY(cuptiProfilerGetCounterAvailability(&ca));
+    }
 
     CUpti_Profiler_Host_Initialize_Params hi = {
         .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
     hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     hi.pChipName = res->chip;
-    hi.pCounterAvailabilityImage = s->avail;
+    hi.pCounterAvailabilityImage = available ? s->avail : NULL;
     TRY(cuptiProfilerHostInitialize(&hi));
     s->host = hi.pHostObject;
 
@@ -284,19 +314,13 @@ static void disable(session *s)
 static void close_session(session *s)
 {
     disable(s);
-    if (s->host) {
-        CUpti_Profiler_Host_Deinitialize_Params d = {
-            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        d.pHostObject = s->host;
-        cuptiProfilerHostDeinitialize(&d);
-    }
+    free_host(s);
     if (s->initialized) {
         CUpti_Profiler_DeInitialize_Params d = {.structSize =
                                                     CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE};
         cuptiProfilerDeInitialize(&d);
     }
     free(s->avail);
-    free(s->config);
     free(s->data);
     free(s);
 }
@@ -415,7 +439,20 @@ ct_session *ct_open(int level, wi_counters *res)
         set_why(res, WI_ENGINE_FAILED, 0, "cannot get the current CUDA context");
         return s;
     }
-    s->ready = open_host(s, res, s->ctx, dev, device) == 0;
+    if (open_profiler(s, res, dev, device) != 0) {
+        res->setup_ms = now_ms() - t0;
+        return s;
+    }
+    s->ready = 1;
+    if (open_config(s, res, 0) != 0) {
+        /* A chip CUPTI needs the availability for: asked for under the hold (ct_count). */
+        free_host(s);
+        char chip[sizeof res->chip];
+        snprintf(chip, sizeof chip, "%s", res->chip);
+        memset(res, 0, sizeof *res);
+        snprintf(res->chip, sizeof res->chip, "%s", chip);
+        s->deferred = 1;
+    }
     res->setup_ms = now_ms() - t0;
     return s;
 }
@@ -425,7 +462,7 @@ void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
     if (!s || !s->ready)
         return;
     double t0 = now_ms();
-    int ok = open_target(s, res) == 0;
+    int ok = (!s->deferred || open_config(s, res, 1) == 0) && open_target(s, res) == 0;
     double t1 = now_ms();
     res->setup_ms += t1 - t0;
     s->counted = ok && measure(s, res, work, ctx) == 0;

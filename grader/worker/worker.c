@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -438,6 +439,75 @@ static void *record_file(const char *path, wi_record *rec)
     return rec;
 }
 
+/* A replay's record and device code (main). A replay started early (--go) sets itself up (CUDA,
+ * the lab's inputs, the counters' host share) before they exist, and reads them once the
+ * grader names the folder they are in: replay_files, called by each replaying mode once the
+ * lab is set up, waits for that (holding no GPU lock: it does nothing on the GPU meanwhile)
+ * and goes there. */
+static struct {
+    const char *record, *image;
+    int go_fd; /* -1: none, or already read */
+} pending = {NULL, NULL, -1};
+
+static void await_go(void)
+{
+    int held = gpu.held;
+    gl_release(&gpu);
+    char dir[PATH_MAX + 2];
+    size_t n = 0;
+    while (n + 1 < sizeof dir) {
+        ssize_t got = read(pending.go_fd, dir + n, 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0 || dir[n] == '\n')
+            break;
+        ++n;
+    }
+    int ended = n == 0 || dir[n] != '\n';
+    dir[n] = '\0';
+    close(pending.go_fd);
+    pending.go_fd = -1;
+    if (ended) /* no go: the grader does not want this replay any more */
+        _exit(CL_EXIT_IO);
+    if (chdir(dir) != 0) {
+        fprintf(stderr, "cannot go to the replays' folder '%s'\n", dir);
+        exit(CL_EXIT_IO);
+    }
+    gl_phase("wait");
+    if (held)
+        use_gpu(GL_SHARED);
+}
+
+/* (A lab that notes values in its record, lab 07, sets its buffers up from them: its replays
+ * wait for theirs before the lab is set up, open_replayed.) */
+static void replay_files(wk_job *job)
+{
+    static wi_record rec;
+    static char record_dir[PATH_MAX];
+    if (job->record || !pending.record)
+        return;
+    if (pending.go_fd >= 0)
+        await_go();
+    job->record = record_file(pending.record, &rec);
+    job->image = pending.image;
+    snprintf(record_dir, sizeof record_dir, "%s", pending.record);
+    char *slash = strrchr(record_dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(record_dir, sizeof record_dir, ".");
+    job->record_dir = record_dir;
+}
+
+static void *open_replayed(wk_job *job, const wk_lab *lab)
+{
+    if (lab->note)
+        replay_files(job); /* its set-up reads what the recording noted */
+    void *state = open_lab(job, lab);
+    replay_files(job);
+    return state;
+}
+
 /* The work of a replaying step, on the buffers the lab has just set up. */
 static work open_work(const wk_job *job, const wk_lab *lab, void *state)
 {
@@ -727,7 +797,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     if (job->counters_dir)
         counters_begin(job, &res->device);
-    void *state = open_lab(job, lab);
+    void *state = open_replayed(job, lab);
     work w = open_work(job, lab, state);
     run_once(job, lab, state, &w, res);
     write_result(job, res);
@@ -768,7 +838,7 @@ static int mode_trace(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     if (lab->shapes)
         job->shape = lab->shapes->traced;
-    void *state = open_lab(job, lab);
+    void *state = open_replayed(job, lab);
     watch_buffers();
     work w = open_work(job, lab, state);
     run_once(job, lab, state, &w, res);
@@ -781,7 +851,7 @@ static int mode_trace(wk_job *job, const wk_lab *lab, wi_result *res)
 /* WI_COUNTERS: one replay under CUPTI's range profiler. */
 static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
 {
-    void *state = open_lab(job, lab);
+    void *state = open_replayed(job, lab);
     work w = open_work(job, lab, state);
     ct_session *cs = ct_open(counter_level(job), &res->counters);
     use_gpu(GL_EXCLUSIVE); /* the counters count the GPU's traffic: this kernel's alone */
@@ -850,8 +920,9 @@ static const wk_lab *lab_numbered(const char *id)
     return NULL;
 }
 
-/* Which device there is, in the result (written at once: a probe needs nothing more). */
-static int query_device(const wk_job *job, wi_result *res)
+/* Which device there is, in the result (written at once: a probe needs nothing more; a replay
+ * started early has no folder yet). */
+static int query_device(const wk_job *job, wi_result *res, int write)
 {
     int err = di_query(0, &res->device.info);
     if (err != cudaSuccess) {
@@ -860,7 +931,8 @@ static int query_device(const wk_job *job, wi_result *res)
         snprintf(res->device.error_text, sizeof res->device.error_text, "%s",
                  cudaGetErrorString((cudaError_t)err));
     }
-    write_result(job, res);
+    if (write)
+        write_result(job, res);
     return err;
 }
 
@@ -900,7 +972,14 @@ int main(int argc, char **argv)
         atexit(release_gpu);
         use_gpu(GL_SHARED);
     }
-    int derr = query_device(&job, &res);
+    if (a.go_fd) {
+        char *end = NULL;
+        long fd = strtol(a.go_fd, &end, 10);
+        if (!*a.go_fd || *end || fd < 0 || fd > INT_MAX || a.mode == WI_RECORD)
+            return usage("--go is not a descriptor of a replay");
+        pending.go_fd = (int)fd;
+    }
+    int derr = query_device(&job, &res, pending.go_fd < 0);
     gl_phase("cuda-start");
     job.dev = res.device.info;
     if (a.mode == WI_PROBE)
@@ -922,20 +1001,13 @@ int main(int argc, char **argv)
         return usage("no --kernel");
     if (modes[a.mode].needs_replay && (!a.image || !a.record))
         return usage("a replay needs --image and --record");
-    static wi_record rec;
     if (lab->shapes)
         job.shape = lab->shapes->graded;
-    static char record_dir[4096];
     if (modes[a.mode].needs_replay) {
-        job.record = record_file(a.record, &rec);
-        job.image = a.image;
-        snprintf(record_dir, sizeof record_dir, "%s", a.record);
-        char *slash = strrchr(record_dir, '/');
-        if (slash)
-            *slash = '\0';
-        else
-            snprintf(record_dir, sizeof record_dir, ".");
-        job.record_dir = record_dir;
+        pending.record = a.record;
+        pending.image = a.image;
+        if (pending.go_fd < 0)
+            replay_files(&job); /* an unusable record ends the child before anything else */
     }
     /* Only the recording loads the student's host code. */
     job.kernel_so = modes[a.mode].needs_kernel ? dlopen(a.kernel, RTLD_NOW | RTLD_LOCAL) : NULL;

@@ -7,8 +7,9 @@
 # verdicts, and where the GPU's time went (tests/gpu/lock_timeline.py). A measurement, not a
 # test: it asserts nothing but that every row was graded.
 #     tests/gpu/class_speed.sh BUILD_DIR [N] [LIMIT_S]
-# GRADEBOOK=FILE keeps the gradebook there (to compare the rows of two runs); SEED=N grades with
-# that seed (default: a new one each run).
+# GRADEBOOK=FILE keeps the gradebook there (to compare the rows of two runs), KEEP=DIR the gradebook
+# and each student's feedback (with every engine's word on each lab); SEED=N grades
+# with that seed (default: a new one each run).
 # Past LIMIT_S seconds (default 900) the batch is stopped and the rows done so far are
 # reported, with the rate and the timeline as far as it went.
 set -u
@@ -62,4 +63,5 @@ while read -r student lab verdict score; do
 done < "$work/keys.txt" | sort -rn | head -8
 python3 "$src/tests/gpu/lock_timeline.py" "$work/lock.log"
 [ -z "${GRADEBOOK:-}" ] || cp "$work/out/gradebook.csv" "$GRADEBOOK"
+[ -z "${KEEP:-}" ] || { mkdir -p "$KEEP" && cp -r "$work/out/feedback" "$work/out/gradebook.csv" "$KEEP"; }
 [ "$rows" -eq $((n * 7)) ]

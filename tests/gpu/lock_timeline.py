@@ -71,7 +71,7 @@ def main(path):
     return 0
 
 
-PHASES = ["cuda-start", "inputs", "load", "launches", "save", "profile-setup", "timing",
+PHASES = ["cuda-start", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
           "profile", "evaluate", "close", "exit"]
 
 

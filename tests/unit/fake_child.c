@@ -2,7 +2,7 @@
  * fake_child.c - a program that misbehaves on request, run by test_runner through rn_run().
  *
  *   fake_child exit N | hang | crash | abort | flood BYTES | echo TEXT | env NAME | pwd
- *            | fork-hang | daemon | sleep SECONDS | fsize
+ *            | fork-hang | daemon | sleep SECONDS | fsize | go FD
  *
  * fork-hang prints the pid of a grandchild that sleeps forever holding stdout, then exits 0
  * at once. daemon prints the pid of a great-grandchild that left the child's process group
@@ -180,6 +180,19 @@ static int mode_sleep(const char *arg)
     return 0;
 }
 
+/* Waits for a line on descriptor FD (a child started early: rn_options.go_fd), prints it. */
+static int mode_go(const char *arg)
+{
+    int fd = atoi(arg);
+    char line[256];
+    size_t n = 0;
+    while (n + 1 < sizeof line && read(fd, line + n, 1) == 1 && line[n] != '\n')
+        ++n;
+    line[n] = '\0';
+    printf("go: %s\n", line);
+    return n ? 0 : 4;
+}
+
 static const struct {
     const char *name;
     int (*run)(const char *arg);
@@ -189,6 +202,7 @@ static const struct {
     {"abort", mode_abort, 0}, {"flood", mode_flood, 1},   {"echo", mode_echo, 1},
     {"env", mode_env, 1},     {"pwd", mode_pwd, 0},       {"fork-hang", mode_fork_hang, 0},
     {"sleep", mode_sleep, 1}, {"daemon", mode_daemon, 0}, {"fsize", mode_fsize, 0},
+    {"go", mode_go, 1},
 };
 
 int main(int argc, char **argv)

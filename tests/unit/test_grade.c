@@ -655,6 +655,35 @@ static void test_decide_speed_counts_when_coalescing_is_not_measured(void **stat
     assert_contains(o.hint, "your correctness and speed points are kept");
 }
 
+/* The trace saw a smaller problem: where the counters, which see the graded one, failed, the
+ * trace alone gives no coalescing points (a kernel that does otherwise at the graded size would
+ * pass on it); where they cannot be read on this machine at all, the trace still grades. */
+static void test_decide_smaller_trace_needs_the_counters_that_ran(void **state)
+{
+    (void)state;
+    oc_outcome o = gated_outcome(4, 1.5); /* coalesced where traced, 2x */
+    o.counters = OC_ENGINE_FAILED;
+    strcpy(o.counters_why, "cuptiProfilerHostInitialize failed: CUPTI_ERROR_UNKNOWN");
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 65, 95);
+    assert_int_equal(o.score_load + o.score_store, 0);
+    assert_int_equal(o.score_speed, 25);
+    assert_contains(o.reason, "the counters, which measure the graded one, failed "
+                              "(cuptiProfilerHostInitialize failed: CUPTI_ERROR_UNKNOWN)");
+    assert_contains(o.hint, "Grade it again");
+
+    o = gated_outcome(4, 1.5);
+    o.counters = OC_ENGINE_NO_PERMISSION;
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 95, 95);
+
+    o = gated_outcome(4, 1.5);
+    o.trace_smaller = 0; /* the trace saw the graded problem itself */
+    o.counters = OC_ENGINE_FAILED;
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 95, 95);
+}
+
 static void test_decide_smaller_trace_uses_its_own_bytes(void **state)
 {
     (void)state;
@@ -919,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_decide_uncoalesced_and_slow_names_both),
         cmocka_unit_test(test_decide_speed_not_timed_is_not_graded),
         cmocka_unit_test(test_decide_speed_counts_when_coalescing_is_not_measured),
+        cmocka_unit_test(test_decide_smaller_trace_needs_the_counters_that_ran),
         cmocka_unit_test(test_decide_smaller_trace_uses_its_own_bytes),
         cmocka_unit_test(test_decide_smaller_trace_disagreeing_with_full_size_counters_fails),
         cmocka_unit_test(test_decide_same_pattern_trace_ratio_is_tight),

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,53 @@ static lab_check check_lab01(const char *dir, uint64_t seed, int want_rc)
 }
 
 /* ---- lab_find ---- */
+
+/* ---- lab_reference ---- */
+
+static int made;
+
+static void *slow_reference(uint64_t seed, const cl_shape *shape)
+{
+    __atomic_add_fetch(&made, 1, __ATOMIC_SEQ_CST);
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL); /* long enough for the other thread to ask meanwhile */
+    uint64_t *v = malloc(sizeof *v);
+    if (v)
+        *v = seed * 1000 + (uint64_t)shape->d[0];
+    return v;
+}
+
+static void *ask_reference(void *arg)
+{
+    const cl_shape *shape = arg;
+    return (void *)lab_reference(slow_reference, 7, shape);
+}
+
+static void test_reference_is_made_once(void **state)
+{
+    (void)state;
+    made = 0;
+    cl_shape small = {{3}}, other = {{4}};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, ask_reference, &small), 0);
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL); /* the thread is making it now: this call waits for it */
+    const uint64_t *a = lab_reference(slow_reference, 7, &small);
+    void *b;
+    pthread_join(t, &b);
+    assert_non_null(a);
+    assert_ptr_equal(a, b);
+    assert_true(*a == 7003);
+    assert_int_equal(made, 1);
+    /* Another seed or another shape is another reference. */
+    const uint64_t *c = lab_reference(slow_reference, 8, &small);
+    assert_true(*c == 8003);
+    const uint64_t *d = lab_reference(slow_reference, 7, &other);
+    assert_true(*d == 7004);
+    assert_int_equal(made, 3);
+    assert_true(*(const uint64_t *)lab_reference(slow_reference, 7, &small) == 7003);
+    assert_int_equal(made, 3);
+}
 
 static void test_find_by_number_and_name(void **state)
 {
@@ -621,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_lab06_fill_is_the_generators),
         cmocka_unit_test(test_lab06_check_swapped_and_unwritten_fields),
         cmocka_unit_test(test_lab07_check_pitched_and_packed),
+        cmocka_unit_test(test_reference_is_made_once),
         cmocka_unit_test(test_lab07_check_names_a_padding_write),
         cmocka_unit_test(test_lab07_check_refuses_an_impossible_pitch),
     };

@@ -7,7 +7,7 @@
  *       -DFAKE_CHILD_PATH='"/tmp/fake_child"' tests/unit/test_runner.c grader/runner.c \
  *       $(pkg-config --cflags --libs cmocka) -o /tmp/t_runner && /tmp/t_runner
  */
-#define _XOPEN_SOURCE 700 /* mkdtemp, realpath, setenv, clock_gettime */
+#define _GNU_SOURCE /* pipe2; mkdtemp, realpath, setenv, clock_gettime */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -336,6 +336,88 @@ static void test_stop_fd_stops_the_child(void **state)
     close(stop[1]);
 }
 
+/* A child started early (rn_options.go_fd): what the caller writes reaches it through the pipe
+ * it reads, and its time limit starts then, not when it was started. */
+typedef struct go_later {
+    int fd;
+    double after_s;
+} go_later;
+
+static void *write_go_later(void *arg)
+{
+    const go_later *g = arg;
+    struct timespec ts = {0, (long)(g->after_s * 1e9)};
+    nanosleep(&ts, NULL);
+    ssize_t n = write(g->fd, "run-abc\n", 8);
+    (void)n;
+    return NULL;
+}
+
+static rn_result run_waiting(rn_options *opt, int go[2], int fwd[2])
+{
+    char fd[16];
+    snprintf(fd, sizeof fd, "%d", fwd[0]);
+    int keep[] = {fwd[0], -1};
+    opt->keep_fds = keep;
+    opt->go_fd = &go[0];
+    opt->go_to = fwd[1];
+    return run_fake("go", fd, opt);
+}
+
+static void test_go_reaches_the_child_and_starts_its_time(void **state)
+{
+    (void)state;
+    int go[2], fwd[2];
+    assert_int_equal(pipe2(go, O_CLOEXEC), 0);
+    assert_int_equal(pipe2(fwd, O_CLOEXEC), 0);
+    rn_options opt = default_options();
+    opt.timeout_s = 0.3; /* shorter than the wait for the go */
+    go_later g = {go[1], 0.6};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, write_go_later, &g), 0);
+    rn_result res = run_waiting(&opt, go, fwd);
+    pthread_join(t, NULL);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.exit_code, 0);
+    assert_int_equal(res.went, 1);
+    assert_int_equal(res.stopped, 0);
+    assert_non_null(strstr(res.output, "go: run-abc"));
+    assert_true(res.elapsed_s < 0.3); /* counted from the go */
+    rn_result_free(&res);
+    close(go[0]);
+    close(go[1]);
+    close(fwd[0]);
+    close(fwd[1]);
+}
+
+static void test_no_go_stops_the_child(void **state)
+{
+    (void)state;
+    for (int closed = 0; closed < 2; ++closed) {
+        int go[2], fwd[2];
+        assert_int_equal(pipe2(go, O_CLOEXEC), 0);
+        assert_int_equal(pipe2(fwd, O_CLOEXEC), 0);
+        rn_options opt = default_options();
+        opt.go_wait_s = 0.3; /* ends the wait where the go's end stays open */
+        if (closed) {
+            close(go[1]);
+            go[1] = -1;
+        }
+        double t0 = now_s();
+        rn_result res = run_waiting(&opt, go, fwd);
+        assert_true(now_s() - t0 < SLACK_S);
+        assert_int_equal(res.stopped, 1);
+        assert_int_equal(res.went, 0);
+        assert_int_not_equal(res.status, RN_EXITED);
+        rn_result_free(&res);
+        close(go[0]);
+        if (go[1] >= 0)
+            close(go[1]);
+        close(fwd[0]);
+        close(fwd[1]);
+    }
+}
+
 static void test_unstopped_child_is_not_marked(void **state)
 {
     (void)state;
@@ -560,6 +642,8 @@ int main(void)
         cmocka_unit_test(test_spared_child_is_left_to_its_waiter),
         cmocka_unit_test(test_stop_fd_stops_the_child),
         cmocka_unit_test(test_unstopped_child_is_not_marked),
+        cmocka_unit_test(test_go_reaches_the_child_and_starts_its_time),
+        cmocka_unit_test(test_no_go_stops_the_child),
         cmocka_unit_test(test_two_threads_children_live_apart),
         cmocka_unit_test(test_run_limits_file_size),
         cmocka_unit_test(test_run_leaves_no_zombies),

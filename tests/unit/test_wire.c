@@ -55,7 +55,10 @@ static void test_wire_args_round_trip(void **state)
                  .workdir = "/tmp/w",
                  .seed = UINT64_C(18446744073709551615),
                  .no_timing = 1,
-                 .shared_counters = 1};
+                 .shared_counters = 1,
+                 .counters_dir = "/tmp/w/run/counters",
+                 .gpu_lock = "5:6",
+                 .go_fd = "7"};
     const char *argv[WI_MAX_ARGV];
     char seed[24];
     int argc = wi_args_to_argv("grade-worker", &a, seed, argv);
@@ -75,6 +78,9 @@ static void test_wire_args_round_trip(void **state)
     assert_true(b.seed == a.seed);
     assert_int_equal(b.no_timing, 1);
     assert_int_equal(b.shared_counters, 1);
+    assert_string_equal(b.counters_dir, a.counters_dir);
+    assert_string_equal(b.gpu_lock, a.gpu_lock);
+    assert_string_equal(b.go_fd, a.go_fd);
 
     /* What is not given is not written, and reads back as not given. */
     wi_args probe = {.mode = WI_PROBE, .workdir = "/tmp/p"};
@@ -82,6 +88,7 @@ static void test_wire_args_round_trip(void **state)
     assert_int_equal(wi_args_parse(argc, (char *const *)argv, &b, why, sizeof why), 0);
     assert_null(b.lab);
     assert_null(b.kernel);
+    assert_null(b.go_fd);
     assert_int_equal(b.no_timing, 0);
     assert_int_equal(b.shared_counters, 0);
 }

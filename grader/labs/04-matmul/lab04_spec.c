@@ -17,39 +17,52 @@
 #include "lab.h"
 #include "lab04_data.h"
 
+/* The product c = a b, m x n (lab_reference); NULL also when the product finds no memory. */
+static void *lab04_want(uint64_t seed, const cl_shape *shape)
+{
+    const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
+    float *a = malloc((size_t)m * k * sizeof(float)), *b = malloc((size_t)k * n * sizeof(float));
+    float *want = malloc((size_t)m * n * sizeof(float));
+    int ok = a && b && want;
+    if (ok) {
+        lab04_fill(seed, a, b, m, n, k);
+        ok = lab04_reference(a, b, want, m, n, k) == 0;
+    }
+    free(a);
+    free(b);
+    if (!ok) {
+        free(want);
+        want = NULL;
+    }
+    return want;
+}
+
 static int lab04_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
     const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
     memset(out, 0, sizeof *out);
     float *c = lab_load_output(workdir, "c", (size_t)m * n * sizeof(float), out->details,
                                sizeof out->details);
-    float *a = malloc((size_t)m * k * sizeof(float)), *b = malloc((size_t)k * n * sizeof(float));
-    float *want = malloc((size_t)m * n * sizeof(float));
+    const float *want = c ? lab_reference(lab04_want, seed, shape) : NULL;
     int rc = -1;
-    if (c && a && b && want) {
-        lab04_fill(seed, a, b, m, n, k);
-        if (lab04_reference(a, b, want, m, n, k) == 0) {
-            /* Every product has a magnitude in [1, 4), so a missing, extra or wrong term moves
-             * a sum by 1 or more; float rounding over k terms stays below a few hundredths. */
-            const cmp_tolerance tol = {.abs = 0.0625, .rel = 2e-5};
-            FILE *details = fmemopen(out->details, sizeof out->details, "w");
-            lab_compare(out, details, "c", c, want, m, n, tol);
-            if (details)
-                fclose(details);
-            out->passed = out->mismatches == 0;
-            snprintf(out->summary, sizeof out->summary,
-                     _("c = a b, %d x %d times %d x %d, against a CPU product in double; within "
-                       "%.4f + %.0e*|want|"),
-                     m, k, k, n, tol.abs, tol.rel);
-            rc = 0;
-        } else {
-            snprintf(out->details, sizeof out->details, "out of host memory for the reference");
-        }
+    if (want) {
+        /* Every product has a magnitude in [1, 4), so a missing, extra or wrong term moves a
+         * sum by 1 or more; float rounding over k terms stays below a few hundredths. */
+        const cmp_tolerance tol = {.abs = 0.0625, .rel = 2e-5};
+        FILE *details = fmemopen(out->details, sizeof out->details, "w");
+        lab_compare(out, details, "c", c, want, m, n, tol);
+        if (details)
+            fclose(details);
+        out->passed = out->mismatches == 0;
+        snprintf(out->summary, sizeof out->summary,
+                 _("c = a b, %d x %d times %d x %d, against a CPU product in double; within "
+                   "%.4f + %.0e*|want|"),
+                 m, k, k, n, tol.abs, tol.rel);
+        rc = 0;
+    } else if (c) {
+        snprintf(out->details, sizeof out->details, "out of host memory for the reference");
     }
     free(c);
-    free(a);
-    free(b);
-    free(want);
     return rc;
 }
 
@@ -80,6 +93,7 @@ const lab_spec lab04_spec = {
     .trace_size_text = N_("the trace ran the same kernel on 136 x 104 times 104 x 200 (every "
                           "warp traced); correctness and time are from the full size"),
     .check = lab04_check,
+    .reference = lab04_want,
     .shapes = &lab04_shapes,
     .efficiency_hint = N_("In lab 04 that means: C is row-major, so give threadIdx.x the column "
                           "(col = blockIdx.x * blockDim.x + threadIdx.x): then B's and C's "

@@ -18,6 +18,39 @@
 #include "lab04_data.h"
 #include "lab05_data.h"
 
+/* The product c (m x n) followed by the transpose (cols x rows), in one block
+ * (lab_reference); NULL also when lab 04's product finds no memory. */
+static void *lab05_want(uint64_t seed, const cl_shape *shape)
+{
+    const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
+    const int rows = (int)shape->d[3], cols = (int)shape->d[4];
+    float *a = malloc((size_t)k * m * sizeof(float)), *at = malloc((size_t)m * k * sizeof(float));
+    float *b = malloc((size_t)k * n * sizeof(float)),
+          *t = malloc((size_t)rows * cols * sizeof(float));
+    float *want = malloc(((size_t)m * n + (size_t)rows * cols) * sizeof(float));
+    int ok = a && at && b && t && want;
+    if (ok) {
+        float *want_c = want, *want_t = want + (size_t)m * n;
+        lab05_fill(seed, a, b, t, m, n, k, rows, cols);
+        for (size_t i = 0; i < (size_t)k; ++i) /* A^T, for lab 04's product */
+            for (size_t r = 0; r < (size_t)m; ++r)
+                at[r * k + i] = a[i * m + r];
+        for (size_t r = 0; r < (size_t)rows; ++r)
+            for (size_t col = 0; col < (size_t)cols; ++col)
+                want_t[col * rows + r] = t[r * cols + col];
+        ok = lab04_reference(at, b, want_c, m, n, k) == 0;
+    }
+    free(a);
+    free(at);
+    free(b);
+    free(t);
+    if (!ok) {
+        free(want);
+        want = NULL;
+    }
+    return want;
+}
+
 static int lab05_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
 {
     const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
@@ -28,47 +61,29 @@ static int lab05_check(const char *workdir, uint64_t seed, const cl_shape *shape
     float *tt = c ? lab_load_output(workdir, "t_out", (size_t)rows * cols * sizeof(float),
                                     out->details, sizeof out->details)
                   : NULL;
-    float *a = malloc((size_t)k * m * sizeof(float)), *at = malloc((size_t)m * k * sizeof(float));
-    float *b = malloc((size_t)k * n * sizeof(float)),
-          *t = malloc((size_t)rows * cols * sizeof(float));
-    float *want_c = malloc((size_t)m * n * sizeof(float)),
-          *want_t = malloc((size_t)rows * cols * sizeof(float));
+    const float *want = tt ? lab_reference(lab05_want, seed, shape) : NULL;
     int rc = -1;
-    if (c && tt && a && at && b && t && want_c && want_t) {
-        lab05_fill(seed, a, b, t, m, n, k, rows, cols);
-        for (size_t i = 0; i < (size_t)k; ++i) /* A^T, for lab 04's product */
-            for (size_t r = 0; r < (size_t)m; ++r)
-                at[r * k + i] = a[i * m + r];
-        for (size_t r = 0; r < (size_t)rows; ++r)
-            for (size_t col = 0; col < (size_t)cols; ++col)
-                want_t[col * rows + r] = t[r * cols + col];
-        if (lab04_reference(at, b, want_c, m, n, k) == 0) {
-            /* As lab 04: products of magnitude 1 to 4, a wrong term moves a sum by 1 or more. */
-            const cmp_tolerance prod_tol = {.abs = 0.0625, .rel = 2e-5};
-            const cmp_tolerance exact = {.abs = 0.0, .rel = 0.0};
-            FILE *details = fmemopen(out->details, sizeof out->details, "w");
-            lab_compare(out, details, "c", c, want_c, m, n, prod_tol);
-            lab_compare(out, details, "out", tt, want_t, cols, rows, exact);
-            if (details)
-                fclose(details);
-            out->passed = out->mismatches == 0;
-            snprintf(out->summary, sizeof out->summary,
-                     _("c = a^T b (a %d x %d, b %d x %d) against a CPU product in double, within "
-                       "0.0625 + 2e-05*|want|; the transpose of %d x %d exactly"),
-                     k, m, k, n, rows, cols);
-            rc = 0;
-        } else {
-            snprintf(out->details, sizeof out->details, "out of host memory for the reference");
-        }
+    if (want) {
+        const float *want_c = want, *want_t = want + (size_t)m * n;
+        /* As lab 04: products of magnitude 1 to 4, a wrong term moves a sum by 1 or more. */
+        const cmp_tolerance prod_tol = {.abs = 0.0625, .rel = 2e-5};
+        const cmp_tolerance exact = {.abs = 0.0, .rel = 0.0};
+        FILE *details = fmemopen(out->details, sizeof out->details, "w");
+        lab_compare(out, details, "c", c, want_c, m, n, prod_tol);
+        lab_compare(out, details, "out", tt, want_t, cols, rows, exact);
+        if (details)
+            fclose(details);
+        out->passed = out->mismatches == 0;
+        snprintf(out->summary, sizeof out->summary,
+                 _("c = a^T b (a %d x %d, b %d x %d) against a CPU product in double, within "
+                   "0.0625 + 2e-05*|want|; the transpose of %d x %d exactly"),
+                 k, m, k, n, rows, cols);
+        rc = 0;
+    } else if (tt) {
+        snprintf(out->details, sizeof out->details, "out of host memory for the reference");
     }
     free(c);
     free(tt);
-    free(a);
-    free(at);
-    free(b);
-    free(t);
-    free(want_c);
-    free(want_t);
     return rc;
 }
 
@@ -90,6 +105,7 @@ const lab_spec lab05_spec = {
                           "from the full size"),
     .report_bank_conflicts = 1,
     .check = lab05_check,
+    .reference = lab05_want,
     .shapes = &lab05_shapes,
     .efficiency_hint = N_("In lab 05 that means: read A along its rows (lane tx takes column "
                           "row0 + tx of row t + ty of A) and store the value transposed in shared "
