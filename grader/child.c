@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "exit_codes.h"
@@ -131,7 +134,8 @@ struct ch_early {
     ch_request req;
     double wait_s;
     int go[2];  /* the grader writes its go to go[1]; the runner reads go[0] */
-    int fwd[2]; /* and passes it on to fwd[1]; the child reads fwd[0] */
+    int fwd[2]; /* a socket pair: the runner passes the go on to fwd[1], the child reads it from
+                 * fwd[0], and says on fwd[0] that it is set up (ch_ready reads fwd[1]) */
     char dir[PATH_MAX];
     int gone;     /* ch_go wrote the go */
     int threaded; /* the child runs on thread */
@@ -183,14 +187,28 @@ ch_early *ch_start_early(const char *worker, const ch_request *req, double wait_
     e->req = *req; /* req->cwd: where it waits; it goes to its folder itself, once told */
     e->wait_s = wait_s;
     e->go[0] = e->go[1] = e->fwd[0] = e->fwd[1] = -1;
-    if (pipe2(e->go, O_CLOEXEC) == 0 && pipe2(e->fwd, O_CLOEXEC) == 0)
+    if (pipe2(e->go, O_CLOEXEC) == 0 &&
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, e->fwd) == 0)
         e->threaded = pthread_create(&e->thread, NULL, early_thread, e) == 0;
     return e;
 }
 
+int ch_ready(ch_early *e, double wait_s)
+{
+    if (!e->threaded)
+        return 0;
+    struct pollfd p = {e->fwd[1], POLLIN, 0};
+    int ready;
+    while ((ready = poll(&p, 1, (int)(wait_s * 1000))) < 0 && errno == EINTR)
+        ;
+    char c = 0;
+    return ready > 0 && read(e->fwd[1], &c, 1) == 1 && c == 'r';
+}
+
 void ch_go(ch_early *e, const char *dir)
 {
-    snprintf(e->dir, sizeof e->dir, "%s", dir);
+    if (!realpath(dir, e->dir)) /* the child goes there from where it waited */
+        snprintf(e->dir, sizeof e->dir, "%s", dir);
     char line[PATH_MAX + 2];
     int n = snprintf(line, sizeof line, "%s\n", dir);
     if (e->threaded && n > 0 && n < PIPE_BUF)
@@ -209,6 +227,10 @@ int ch_finish(ch_early *e, rn_result *r)
     e->go[1] = -1;
     if (e->threaded)
         pthread_join(e->thread, NULL);
+    int unread = 0; /* its go still in the socket: it ended before it read it */
+    if (e->threaded && e->rc == 0 && e->r.went && ioctl(e->fwd[0], FIONREAD, &unread) == 0 &&
+        unread > 0)
+        e->r.went = 0;
     close_pair(e->go);
     close_pair(e->fwd);
     ch_request req = e->req;

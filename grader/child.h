@@ -50,12 +50,15 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r);
  * (then the child is stopped). NULL when out of memory: run it with ch_run then. */
 typedef struct ch_early ch_early;
 ch_early *ch_start_early(const char *worker, const ch_request *req, double wait_s);
-/* Lets it go on in dir. */
+/* Whether it has set itself up and waits (it says so once it does), waiting at most wait_s
+ * seconds for that: 0 when it ended first, or is still setting up at the limit. */
+int ch_ready(ch_early *e, double wait_s);
+/* Lets it go on in dir (made absolute here). */
 void ch_go(ch_early *e, const char *dir);
 /* Waits for it to end and fills *r as ch_run would (free with rn_result_free); frees e.
- * Without a go it is stopped (r->stopped). One that ended before its go (no GPU free in
- * time, no thread or pipe to start it with, ...) is run now with ch_run, in the folder of its
- * go. Returns as ch_run. */
+ * Without a go it is stopped (r->stopped). One that ended before it read its go (no GPU free
+ * in time, no thread or pipe to start it with, ...) is run now with ch_run, in the folder of
+ * its go. Returns as ch_run. */
 int ch_finish(ch_early *e, rn_result *r);
 /* Reads the record the child left in workdir into *res. Returns 0, or -1 with why (no record,
  * not a regular file, malformed, a key missing). */

@@ -385,14 +385,18 @@ static int gate_measured(oc_outcome *o, const speed *sp)
 
 /* The trace saw a smaller problem than the graded one; only the counters see the graded one,
  * and where they ran and failed (on a GPU whose counters can be read), a kernel that does
- * otherwise at the graded size would pass on the trace alone: NOT GRADED, the speed part kept. */
+ * otherwise at the graded size would get points on the trace alone: NOT GRADED, the speed part
+ * kept. Where the trace gives none anyway, it fails as graded (failing the counters on purpose
+ * gains nothing). */
 static int gate_confirmed(oc_outcome *o, const speed *sp)
 {
-    if (o->engine != OC_BY_TRACE || !o->trace_smaller || o->counters != OC_ENGINE_FAILED)
+    const lab_spec *s = o->spec;
+    if (o->engine != OC_BY_TRACE || !o->trace_smaller || o->counters != OC_ENGINE_FAILED ||
+        (o->load_eff < s->min_load_eff && o->store_eff < s->min_store_eff))
         return 0;
     keep_speed(o, sp);
     stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED,
-         _("Grade it again: the counters failed, not your kernel. If they fail again, 'make -f "
+         _("Grade it again. If the counters fail again, their message says why; 'make -f "
            "Makefile.student doctor' says whether this GPU's counters can be read."),
          _("correct; the trace watched a smaller problem, and the counters, which measure the "
            "graded one, failed (%s): the coalescing part is not given on the trace alone"),

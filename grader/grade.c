@@ -1564,6 +1564,15 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
              : cfg->timing                ? _(", then timing")
              : cfg->counters              ? _(", then the hardware counters (CUPTI)")
                                           : "");
+    /* The trace's child started early must have set itself up before the run child measures:
+     * nothing else keeps the two apart when a lab is graded alone. One still setting up is
+     * stopped (the trace then starts in its turn). */
+    if (*run_early && tj && tj->early && !ch_ready(tj->early, WI_GPU_WAIT_S)) {
+        rn_result r;
+        if (ch_finish(tj->early, &r) == 0)
+            rn_result_free(&r);
+        tj->early = NULL;
+    }
     if (*run_early)
         ch_go(*run_early, f->run);
     if (tj)
@@ -1654,8 +1663,8 @@ size_t gr_compiles_ahead(void)
     return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
-/* A lab's CPU reference of its graded problem, made on a thread while the kernel is compiled,
- * recorded and replayed: its check then takes it ready-made (lab_reference). */
+/* A lab's CPU reference of its graded problem, made on a thread while the kernel is recorded
+ * and replayed: its check then takes it ready-made (lab_reference). */
 typedef struct reference_job {
     const lab_spec *spec;
     uint64_t seed;
@@ -1683,6 +1692,7 @@ static void reference_end(reference_job *r)
     if (r->started)
         pthread_join(r->thread, NULL);
     r->started = 0;
+    lab_forget_references(); /* a lab's are its own: the next may have another seed */
 }
 
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
@@ -1713,9 +1723,8 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     ch_early *run_early = NULL;
     if (cfg->trace)
         trace_init(cfg, spec, &f, &tj);
-    /* The CPU reference of the graded problem too, on a thread (lab_reference). */
     static reference_job rj;
-    reference_begin(cfg, spec, &rj);
+    rj.started = 0;
     char waiting[4300];
     snprintf(waiting, sizeof waiting, "%s/waiting", workdir);
     if (make_dir(workdir) != 0) {
@@ -1723,9 +1732,12 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     } else {
         /* Only for a lab graded alone: beside other gradings the GPU is busy anyway (and a
          * batch compiles ahead), and two children more each made waits for the lock run out
-         * (tests/gpu/RESULTS.md, tenth session). */
+         * (tests/gpu/RESULTS.md, tenth session). And only where the recording, which runs
+         * while they wait, can neither signal them nor open their descriptors (Landlock:
+         * ptrace-scoped always, signals from ABI 6). */
         int alone = !cfg->gpu || cfg->gpu->lock_fd < 0;
-        if (cfg->early_replays && alone && make_dir(waiting) == 0) {
+        int shielded = cfg->confine_recording && sb_abi() >= 6;
+        if (cfg->early_replays && alone && shielded && make_dir(waiting) == 0) {
             ch_request req = run_request(cfg, spec, &f);
             req.cwd = waiting;
             run_early = ch_start_early(cfg->worker, &req, early_wait_s(cfg));
@@ -1734,6 +1746,9 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
         }
         if (isolate_source(cfg, spec, source, &f, o) == 0 &&
             compile_kernel(cfg, spec, o, &f) == 0) {
+            /* The CPU reference of the graded problem, on a thread while the kernel is
+             * recorded and replayed (lab_reference). */
+            reference_begin(cfg, spec, &rj);
             /* The device code, kept in the grader's memory before any student code runs. */
             image = wi_read_bytes(fatbin, (size_t)64 << 20, &image_size, why, sizeof why);
             if (!image)

@@ -107,6 +107,8 @@ const lab_spec *lab_find(const char *name);
  * made again when asked for after others): valid until the next call from any thread but the
  * one that asked. NULL when out of memory. */
 const void *lab_reference(lab_ref_fn make, uint64_t seed, const cl_shape *shape);
+/* Frees every reference made; none may be in use, or being made. */
+void lab_forget_references(void);
 
 /* Reads WORKDIR/NAME.bin into a malloc'ed buffer when its size is exactly bytes; returns NULL
  * (with why filled) otherwise. */

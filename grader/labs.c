@@ -113,6 +113,17 @@ const void *lab_reference(lab_ref_fn make, uint64_t seed, const cl_shape *shape)
     return data;
 }
 
+void lab_forget_references(void)
+{
+    pthread_mutex_lock(&refs_mu);
+    for (int i = 0; i < REFS; ++i)
+        if (refs[i].state == REF_MADE) {
+            free(refs[i].data);
+            memset(&refs[i], 0, sizeof refs[i]);
+        }
+    pthread_mutex_unlock(&refs_mu);
+}
+
 void *lab_load_output(const char *workdir, const char *name, size_t bytes, char *why,
                       size_t why_size)
 {

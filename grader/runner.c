@@ -421,6 +421,8 @@ static void supervise(pid_t pid, const watch *w, double start, sink *s, rn_resul
             break;
         }
         if (ready > 0 && fds[3].revents != 0 && !exited) {
+            if (has_exited(pid))
+                continue; /* it ended first: its go is not passed on (the loop's top sees it) */
             if (pass_go(go_fd, w->go_to) != 0) {
                 stopped = true; /* no go: never wanted */
                 end = rn_now_s();

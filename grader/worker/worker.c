@@ -453,6 +453,8 @@ static void await_go(void)
 {
     int held = gpu.held;
     gl_release(&gpu);
+    ssize_t said = write(pending.go_fd, "r", 1); /* set up: the grader may go on (ch_ready) */
+    (void)said;
     char dir[PATH_MAX + 2];
     size_t n = 0;
     while (n + 1 < sizeof dir) {

@@ -3,6 +3,7 @@
  *
  *   fake_child exit N | hang | crash | abort | flood BYTES | echo TEXT | env NAME | pwd
  *            | fork-hang | daemon | sleep SECONDS | fsize | go FD
+ *   fake_child run|trace --workdir DIR [--go FD] [other grade-worker options]
  *
  * fork-hang prints the pid of a grandchild that sleeps forever holding stdout, then exits 0
  * at once. daemon prints the pid of a great-grandchild that left the child's process group
@@ -205,8 +206,48 @@ static const struct {
     {"go", mode_go, 1},
 };
 
+/* As a grade-worker replay started early (test_child): says on --go FD that it is set up,
+ * reads its go line from it and goes there, as the worker does; then prints where it is and
+ * its --workdir. FAKE_WORKER in the environment says how it misbehaves: "die-before-go" (exits
+ * 3 at once when it has a go to wait for: run again without one, it behaves), "slow" (sets
+ * itself up for 1 s before it says so), "hang" (after its go). */
+static int as_worker(int argc, char **argv)
+{
+    const char *go = NULL, *workdir = "", *how = getenv("FAKE_WORKER");
+    for (int i = 2; i + 1 < argc; ++i) {
+        if (!strcmp(argv[i], "--go"))
+            go = argv[i + 1];
+        if (!strcmp(argv[i], "--workdir"))
+            workdir = argv[i + 1];
+    }
+    if (go && how && !strcmp(how, "die-before-go"))
+        return 3;
+    if (go) {
+        char dir[PATH_MAX];
+        size_t n = 0;
+        int fd = atoi(go);
+        if (how && !strcmp(how, "slow"))
+            mode_sleep("1");
+        if (write(fd, "r", 1) != 1)
+            return 5;
+        while (n + 1 < sizeof dir && read(fd, dir + n, 1) == 1 && dir[n] != '\n')
+            ++n;
+        dir[n] = '\0';
+        if (n == 0 || chdir(dir) != 0)
+            return 4;
+    }
+    if (how && !strcmp(how, "hang"))
+        sleep_forever();
+    char cwd[PATH_MAX];
+    printf("cwd=%s workdir=%s go=%s\n", getcwd(cwd, sizeof cwd) ? cwd : "?", workdir,
+           go ? "yes" : "no");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "trace")))
+        return as_worker(argc, argv);
     for (size_t i = 0; argc >= 2 && i < sizeof modes / sizeof modes[0]; i++) {
         if (strcmp(argv[1], modes[i].name) != 0)
             continue;

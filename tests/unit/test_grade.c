@@ -670,7 +670,20 @@ static void test_decide_smaller_trace_needs_the_counters_that_ran(void **state)
     assert_int_equal(o.score_speed, 25);
     assert_contains(o.reason, "the counters, which measure the graded one, failed "
                               "(cuptiProfilerHostInitialize failed: CUPTI_ERROR_UNKNOWN)");
-    assert_contains(o.hint, "Grade it again");
+    assert_contains(o.hint, "Grade it again. If the counters fail again");
+
+    /* Failing the counters gains nothing where the trace gives no coalescing points anyway;
+     * where it would give some, none are given. */
+    o = gated_outcome(32, 1.5); /* loads uncoalesced where traced, stores coalesced */
+    o.trace_stores = tally(1000, 32, 128);
+    o.counters = OC_ENGINE_FAILED;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 65, 95);
+    assert_int_equal(o.score_load + o.score_store, 0);
+    o = gated_outcome(32, 1.5); /* stores still coalesced: their 10 points not on the trace */
+    o.counters = OC_ENGINE_FAILED;
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 65, 95);
 
     o = gated_outcome(4, 1.5);
     o.counters = OC_ENGINE_NO_PERMISSION;

@@ -1,0 +1,173 @@
+/*
+ * test_child.c - replays started early (child.h: ch_start_early, ch_go, ch_finish), with
+ * fake_child standing in for grade-worker: it reads its go line and goes there as the worker
+ * does, and misbehaves as FAKE_WORKER says.
+ */
+#define _GNU_SOURCE /* mkdtemp, realpath */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "child.h"
+
+static char root[PATH_MAX], waiting[PATH_MAX + 16], replays[PATH_MAX + 16];
+
+static int setup(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/test_child_XXXXXX";
+    if (!mkdtemp(tmpl) || !realpath(tmpl, root))
+        return -1;
+    snprintf(waiting, sizeof waiting, "%s/waiting", root);
+    snprintf(replays, sizeof replays, "%s/run-1", root);
+    return mkdir(waiting, 0700) == 0 && mkdir(replays, 0700) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rmdir(waiting);
+    rmdir(replays);
+    rmdir(root);
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void pause_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* A run replay as grade.c asks for one: paths relative to the replays' folder. */
+static ch_request early_request(const char **env, double timeout_s)
+{
+    ch_request req = {.args = {.mode = WI_RUN,
+                               .lab = "01",
+                               .image = "kernel.fatbin",
+                               .record = "record.json",
+                               .workdir = "run",
+                               .seed = 7},
+                      .timeout_s = timeout_s,
+                      .env = env,
+                      .cwd = waiting};
+    return req;
+}
+
+static void test_early_child_goes_where_it_is_told(void **state)
+{
+    (void)state;
+    ch_request req = early_request(NULL, 5.0);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    assert_int_equal(ch_ready(e, 5.0), 1); /* set up, it waits for its go */
+    ch_go(e, replays);
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0);
+    assert_int_equal(r.status, RN_EXITED);
+    assert_int_equal(r.exit_code, 0);
+    assert_int_equal(r.went, 1);
+    char want[PATH_MAX + 64];
+    snprintf(want, sizeof want, "cwd=%s workdir=run go=yes", replays);
+    assert_non_null(strstr(r.output, want));
+    rn_result_free(&r);
+}
+
+static void test_early_child_without_a_go_is_stopped(void **state)
+{
+    (void)state;
+    ch_request req = early_request(NULL, 5.0);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    double t0 = now_s();
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0); /* never told to go on */
+    assert_true(now_s() - t0 < 2.0);
+    assert_int_equal(r.stopped, 1);
+    assert_int_equal(r.went, 0);
+    rn_result_free(&r);
+}
+
+static void test_early_child_that_ended_before_its_go_runs_again_there(void **state)
+{
+    (void)state;
+    const char *env[] = {"FAKE_WORKER=die-before-go", NULL};
+    ch_request req = early_request(env, 5.0);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    assert_int_equal(ch_ready(e, 5.0), 0); /* it ended first */
+    ch_go(e, replays);
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0);
+    assert_int_equal(r.status, RN_EXITED);
+    assert_int_equal(r.exit_code, 0);
+    char want[PATH_MAX + 64];
+    snprintf(want, sizeof want, "cwd=%s workdir=run go=no", replays);
+    assert_non_null(strstr(r.output, want)); /* run again, in the go's folder */
+    rn_result_free(&r);
+}
+
+static void test_early_child_still_setting_up_is_not_ready(void **state)
+{
+    (void)state;
+    const char *env[] = {"FAKE_WORKER=slow", NULL};
+    ch_request req = early_request(env, 5.0);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    double t0 = now_s();
+    assert_int_equal(ch_ready(e, 0.3), 0);
+    assert_true(now_s() - t0 < 1.0);
+    assert_int_equal(ch_ready(e, 5.0), 1); /* a second later it is */
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0); /* no go: stopped */
+    assert_int_equal(r.stopped, 1);
+    rn_result_free(&r);
+}
+
+static void test_early_child_time_limit_counts_from_its_go(void **state)
+{
+    (void)state;
+    const char *env[] = {"FAKE_WORKER=hang", NULL};
+    ch_request req = early_request(env, 0.5);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    pause_s(1.0); /* twice its limit, waiting: not counted */
+    double t0 = now_s();
+    ch_go(e, replays);
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0);
+    assert_int_equal(r.status, RN_TIMED_OUT);
+    assert_int_equal(r.went, 1);
+    assert_true(now_s() - t0 >= 0.5);
+    assert_true(now_s() - t0 < 2.0);
+    rn_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_early_child_goes_where_it_is_told),
+        cmocka_unit_test(test_early_child_without_a_go_is_stopped),
+        cmocka_unit_test(test_early_child_that_ended_before_its_go_runs_again_there),
+        cmocka_unit_test(test_early_child_still_setting_up_is_not_ready),
+        cmocka_unit_test(test_early_child_time_limit_counts_from_its_go),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
