@@ -1663,8 +1663,9 @@ size_t gr_compiles_ahead(void)
     return n < 1 ? 1 : n > 8 ? 8 : (size_t)n;
 }
 
-/* A lab's CPU reference of its graded problem, made on a thread while the kernel is recorded
- * and replayed: its check then takes it ready-made (lab_reference). */
+/* A lab's CPU references of its graded problem and of the smaller one it traces, made on a
+ * thread while the kernel is recorded and replayed: its checks then take them ready-made
+ * (lab_reference). */
 typedef struct reference_job {
     const lab_spec *spec;
     uint64_t seed;
@@ -1675,7 +1676,10 @@ typedef struct reference_job {
 static void *reference_thread(void *arg)
 {
     const reference_job *r = arg;
-    lab_reference(r->spec->reference, r->seed, &r->spec->shapes->graded);
+    const cl_shapes *shapes = r->spec->shapes;
+    lab_reference(r->spec->reference, r->seed, &shapes->graded);
+    if (cl_traced_smaller(shapes)) /* what the trace's replay computed is checked too */
+        lab_reference(r->spec->reference, r->seed, &shapes->traced);
     return NULL;
 }
 
