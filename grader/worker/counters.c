@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "counters.h"
+#include "gpulock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -462,7 +463,10 @@ void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
     if (!s || !s->ready)
         return;
     double t0 = now_ms();
-    int ok = (!s->deferred || open_config(s, res, 1) == 0) && open_target(s, res) == 0;
+    int ok = !s->deferred || open_config(s, res, 1) == 0;
+    if (s->deferred)
+        gl_phase("profile-config"); /* the timeline shows that it was made here, in the hold */
+    ok = ok && open_target(s, res) == 0;
     double t1 = now_ms();
     res->setup_ms += t1 - t0;
     s->counted = ok && measure(s, res, work, ctx) == 0;

@@ -72,7 +72,7 @@ def main(path):
 
 
 PHASES = ["cuda-start", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
-          "profile", "evaluate", "close", "exit"]
+          "profile-config", "profile", "evaluate", "close", "exit"]
 
 
 def print_phases(phases):
