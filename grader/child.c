@@ -175,6 +175,9 @@ static void *early_thread(void *arg)
     ro.go_to = e->fwd[1];
     ro.go_wait_s = e->wait_s;
     e->rc = rn_run(argv, &ro, &e->r); /* its folder is new: no old record to remove */
+    /* The child is gone: ch_ready sees the end at once (the grader's copy of the child's end
+     * stays open, for ch_finish to see whether its go was read). */
+    shutdown(e->fwd[0], SHUT_WR);
     return NULL;
 }
 
@@ -210,7 +213,7 @@ void ch_go(ch_early *e, const char *dir)
     if (!realpath(dir, e->dir)) /* the child goes there from where it waited */
         snprintf(e->dir, sizeof e->dir, "%s", dir);
     char line[PATH_MAX + 2];
-    int n = snprintf(line, sizeof line, "%s\n", dir);
+    int n = snprintf(line, sizeof line, "%s\n", e->dir);
     if (e->threaded && n > 0 && n < PIPE_BUF)
         e->gone = write(e->go[1], line, (size_t)n) == n;
     if (e->go[1] >= 0)

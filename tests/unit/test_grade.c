@@ -674,7 +674,7 @@ static void test_decide_smaller_trace_needs_the_counters_that_ran(void **state)
 
     /* Failing the counters gains nothing where the trace gives no coalescing points anyway;
      * where it would give some, none are given. */
-    o = gated_outcome(32, 1.5); /* loads uncoalesced where traced, stores coalesced */
+    o = gated_outcome(32, 1.5); /* loads and (below) stores uncoalesced where traced */
     o.trace_stores = tally(1000, 32, 128);
     o.counters = OC_ENGINE_FAILED;
     gr_decide(&o);
