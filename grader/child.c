@@ -111,6 +111,7 @@ static int confirm_alone(const char *worker, const ch_request *req, int rc, rn_r
         !r->stopped) {
         rn_result_free(r);
         rc = run_holding(worker, req, GL_EXCLUSIVE, r);
+        r->again = 1;
     }
     return rc;
 }

@@ -35,6 +35,7 @@
 #include "build.h"
 #include "child.h"
 #include "decide.h"
+#include "early_check.h"
 #include "ptxscan.h"
 #include "sandbox.h"
 
@@ -868,12 +869,18 @@ static void check_small_shapes(const gr_config *cfg, const lab_spec *spec, const
  * where that tells more. clean: the replay ran to the end within its outputs; only then are
  * the small shapes checked. Reads files; touches nothing else. */
 static void check_outputs(const gr_config *cfg, const lab_spec *spec, const lab_files *f, int clean,
-                          checks *c)
+                          const ec_check *made, checks *c)
 {
     memset(c, 0, sizeof *c);
     const cl_shape *graded = &spec->shapes->graded;
-    c->check_ok =
-        timed_check(spec, &c->seconds, f->replay[REPLAY_RUN], cfg->seed, graded, &c->check) == 0;
+    if (made && ec_usable(made)) {
+        c->check_ok = made->rc == 0;
+        c->check = made->check;
+        c->seconds = made->seconds;
+    } else {
+        c->check_ok = timed_check(spec, &c->seconds, f->replay[REPLAY_RUN], cfg->seed, graded,
+                                  &c->check) == 0;
+    }
     c->shapes_checked = 1;
     int passed = c->check_ok && c->check.passed;
     if (passed && clean)
@@ -917,11 +924,13 @@ static void apply_checks(oc_outcome *o, const checks *c)
  * in the same child: one CUDA start for the three): a child whose outputs are checked
  * (check_outputs) on the graded problem and the lab's small check shapes. */
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                            const lab_files *f, ch_early *early)
+                            const lab_files *f, ch_early *early, ec_check *made)
 {
     ch_request req = run_request(cfg, spec, f);
     rn_result r;
+    ec_begin(made, spec, cfg->seed, f->replay[REPLAY_RUN], cfg->early_checks);
     if ((early ? ch_finish(early, &r) : ch_run(cfg->worker, &req, &r)) != 0) {
+        ec_end(made, NULL, NULL);
         snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
         return;
     }
@@ -929,6 +938,7 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
     static wi_result res;
     char bad[512];
     int read = ch_read_result(f->replay[REPLAY_RUN], &res, bad, sizeof bad) == 0;
+    ec_end(made, &r, read ? &res : NULL);
     if (finished && !read)
         snprintf(o->run_problem, sizeof o->run_problem,
                  _("the grading child's record is unusable: %.400s"), bad);
@@ -1523,14 +1533,14 @@ static void trace_end(trace_job *j, int wanted, oc_outcome *o)
  * and what the counters found in the run child. The trace of a wrong run is stopped and
  * forgotten. */
 static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                              const lab_files *f, trace_job *tj)
+                              const lab_files *f, const ec_check *made, trace_job *tj)
 {
     progress(cfg, _("[%s] checking the outputs against the CPU reference\n"), spec->id);
     int clean = !o->run_problem[0] && o->guards_intact;
     if (tj && !tj->went && clean)
         trace_start(tj); /* the run child has ended: nothing is measured beside it now */
     static checks found;
-    check_outputs(cfg, spec, f, clean, &found);
+    check_outputs(cfg, spec, f, clean, made, &found);
     apply_checks(o, &found);
     int correct = o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact;
     if (tj)
@@ -1579,10 +1589,11 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
         trace_begin(cfg, o, tj);
     ch_early *early = *run_early;
     *run_early = NULL; /* correctness_run ends it */
-    correctness_run(cfg, spec, o, f, early);
+    static ec_check made;
+    correctness_run(cfg, spec, o, f, early, &made);
     o->run_s = rn_now_s() - t;
     if (o->ran)
-        check_and_measure(cfg, spec, o, f, tj);
+        check_and_measure(cfg, spec, o, f, &made, tj);
 }
 
 /* The work folder's files of a lab's grading (lab_files), for workdir. */

@@ -47,6 +47,9 @@ typedef struct gr_config {
     /* Start the replays of a lab graded alone (no lock) with it, to set themselves up while it
      * is compiled and recorded (ch_start_early); 0: each when its turn comes. */
     int early_replays;
+    /* Check the graded problem's outputs as soon as the run child has saved them, while it
+     * still measures (early_check in grade.c); 0: once it has ended. */
+    int early_checks;
 } gr_config;
 
 /* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev

@@ -253,8 +253,9 @@ static void load_course(const cli_options *opt)
 #endif
 }
 
-/* Whether a lab's replays start with it (gr_config.early_replays): yes, unless GRADE_EARLY=0
- * (to measure what that saves: tests/gpu/time_breakdown.sh). */
+/* Whether a lab's replays start with it and its outputs are checked while the run child still
+ * measures (gr_config.early_replays, early_checks): yes, unless GRADE_EARLY=0 (to measure what
+ * that saves: tests/gpu/time_breakdown.sh). */
 static int early_replays(void)
 {
     const char *v = getenv("GRADE_EARLY");
@@ -290,7 +291,8 @@ static void make_config(session *s)
                          .cwd = s->cwd[0] ? s->cwd : NULL,
                          .progress = opt->quiet ? NULL : stderr,
                          .run_id = s->base,
-                         .early_replays = early_replays()};
+                         .early_replays = early_replays(),
+                         .early_checks = early_replays()};
 #ifdef CL_HAVE_BATCH
     if (opt->course && !(opt->timeout_s > 0) && course.timeout_s > 0)
         s->cfg.run_timeout_s = course.timeout_s; /* the course's, where --timeout is not given */

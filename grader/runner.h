@@ -64,6 +64,8 @@ typedef struct rn_result {
     size_t output_dropped; /* bytes read past the cap and discarded */
     int stopped;           /* killed because opt->stop_fd became readable, or no go came */
     int went;              /* with opt->go_fd: the go was passed on (elapsed_s counts from it) */
+    int again; /* what is described is a second run, alone, of a child that failed beside
+                * others (ch_run): what the first left in its folder was written over */
 } rn_result;
 
 /* Runs argv[0] (looked up in PATH when it has no '/') with argv, waits for it or for the time

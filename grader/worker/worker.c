@@ -972,6 +972,8 @@ int main(int argc, char **argv)
         }
         gl_close(&inherited);
         atexit(release_gpu);
+        /* Before CUDA starts: a context made beside another replay's timing and counting
+         * doubles how long those hold the GPU alone (tests/gpu/RESULTS.md, eleventh session). */
         use_gpu(GL_SHARED);
     }
     if (a.go_fd) {

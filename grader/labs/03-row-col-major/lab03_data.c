@@ -12,7 +12,7 @@ static void describe(const cl_shape *s, char *buf, size_t size)
 
 const cl_shapes lab03_shapes = {
     .graded = {{LAB03_ROWS, LAB03_COLS}},
-    .traced = {{LAB03_ROWS, LAB03_COLS}},
+    .traced = {{LAB03_ROWS_TRACED, LAB03_COLS}},
     .nchecks = 6,
     .checks = {{{1, 1}}, {{1, 37}}, {{37, 1}}, {{33, 65}}, {{129, 31}}, {{5, 1027}}},
     .describe = describe,
