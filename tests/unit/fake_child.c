@@ -210,17 +210,23 @@ static const struct {
  * reads its go line from it and goes there, as the worker does; then prints where it is and
  * its --workdir. FAKE_WORKER in the environment says how it misbehaves: "die-before-go" (exits
  * 3 at once when it has a go to wait for: run again without one, it behaves), "slow" (sets
- * itself up for 1 s before it says so), "hang" (after its go). */
+ * itself up for 1 s before it says so), "hang" (after its go), "fail-beside" (exits 3 when
+ * handed the GPU lock, as a replay beside others whose CUDA call failed: run again alone, it
+ * behaves). */
 static int as_worker(int argc, char **argv)
 {
-    const char *go = NULL, *workdir = "", *how = getenv("FAKE_WORKER");
+    const char *go = NULL, *workdir = "", *lock = NULL, *how = getenv("FAKE_WORKER");
     for (int i = 2; i + 1 < argc; ++i) {
         if (!strcmp(argv[i], "--go"))
             go = argv[i + 1];
         if (!strcmp(argv[i], "--workdir"))
             workdir = argv[i + 1];
+        if (!strcmp(argv[i], "--gpu-lock"))
+            lock = argv[i + 1];
     }
     if (go && how && !strcmp(how, "die-before-go"))
+        return 3;
+    if (lock && how && !strcmp(how, "fail-beside"))
         return 3;
     if (go) {
         char dir[PATH_MAX];

@@ -162,6 +162,28 @@ static void test_early_child_time_limit_counts_from_its_go(void **state)
     rn_result_free(&r);
 }
 
+/* A replay beside others that fails is run again alone; the result says so (rn_result.again),
+ * for the early check (early_check.h), whose outputs the second run wrote over. */
+static void test_a_replay_run_again_alone_says_so(void **state)
+{
+    (void)state;
+    gl_lock lock;
+    assert_int_equal(gl_create(root, &lock), 0);
+    const char *fails[] = {"FAKE_WORKER=fail-beside", NULL};
+    for (int failing = 0; failing < 2; ++failing) {
+        ch_request req = early_request(failing ? fails : NULL, 10);
+        req.cwd = replays;
+        req.gpu = &lock;
+        rn_result r;
+        assert_int_equal(ch_run(FAKE_CHILD_PATH, &req, &r), 0);
+        assert_int_equal(r.status, RN_EXITED);
+        assert_int_equal(r.exit_code, 0);
+        assert_int_equal(r.again, failing);
+        rn_result_free(&r);
+    }
+    gl_close(&lock);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -170,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_early_child_that_ended_before_its_go_runs_again_there),
         cmocka_unit_test(test_early_child_still_setting_up_is_not_ready),
         cmocka_unit_test(test_early_child_time_limit_counts_from_its_go),
+        cmocka_unit_test(test_a_replay_run_again_alone_says_so),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
