@@ -20,18 +20,18 @@ static void *check_thread(void *arg)
     id_t self = (id_t)syscall(SYS_gettid);
     errno = 0;
     int nice = getpriority(PRIO_PROCESS, self);
-    if (errno == 0 && setpriority(PRIO_PROCESS, self, nice + 10 > 19 ? 19 : nice + 10) != 0)
-        errno = 0;
+    if (errno == 0)
+        setpriority(PRIO_PROCESS, self, nice + 10 > 19 ? 19 : nice + 10);
     wi_result *res = malloc(sizeof *res);
     char bad[512];
     int saved = 0;
-    while (res && !saved) {
+    while (res) { /* read once more after the child has ended: its record may be there */
+        int ended = atomic_load(&e->child_ended);
         saved =
             ch_read_result(e->dir, res, bad, sizeof bad) == 0 && res->has_run && res->run.launched;
-        if (!saved && atomic_load(&e->child_ended))
+        if (saved || ended)
             break;
-        if (!saved)
-            nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+        nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
     }
     free(res);
     if (saved) {
@@ -61,9 +61,4 @@ void ec_end(ec_check *e, const rn_result *r, const wi_result *last)
     e->started = 0;
     e->usable = e->done && r && r->status == RN_EXITED && r->exit_code == 0 && !r->again && last &&
                 last->has_run && !last->run.checked_after_timing;
-}
-
-int ec_usable(const ec_check *e)
-{
-    return e->usable;
 }

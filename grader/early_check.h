@@ -33,7 +33,7 @@ typedef struct ec_check {
     int rc;                 /* spec->check's return */
     lab_check check;
     double seconds;
-    int usable; /* done, on the outputs the child ended with (ec_end) */
+    int usable; /* done, on the outputs the child ended with: set by ec_end */
 } ec_check;
 
 /* Starts the thread that waits for dir's first record of a run and then checks the outputs of
@@ -43,8 +43,6 @@ void ec_begin(ec_check *e, const lab_spec *spec, uint64_t seed, const char *dir,
 /* The child has ended: r says how (NULL: it never started), last is its last record (NULL: none
  * could be read). Waits for the check where it was begun, and works out whether it holds. */
 void ec_end(ec_check *e, const rn_result *r, const wi_result *last);
-/* Whether the check was made on the outputs the child ended with. */
-int ec_usable(const ec_check *e);
 
 #ifdef __cplusplus
 }

@@ -873,7 +873,7 @@ static void check_outputs(const gr_config *cfg, const lab_spec *spec, const lab_
 {
     memset(c, 0, sizeof *c);
     const cl_shape *graded = &spec->shapes->graded;
-    if (made && ec_usable(made)) {
+    if (made && made->usable) {
         c->check_ok = made->rc == 0;
         c->check = made->check;
         c->seconds = made->seconds;

@@ -48,7 +48,7 @@ typedef struct gr_config {
      * is compiled and recorded (ch_start_early); 0: each when its turn comes. */
     int early_replays;
     /* Check the graded problem's outputs as soon as the run child has saved them, while it
-     * still measures (early_check in grade.c); 0: once it has ended. */
+     * still measures (early_check.h); 0: once it has ended. */
     int early_checks;
 } gr_config;
 
