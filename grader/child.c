@@ -209,6 +209,28 @@ int ch_ready(ch_early *e, double wait_s)
     return ready > 0 && read(e->fwd[1], &c, 1) == 1 && c == 'r';
 }
 
+int ch_measured(ch_early *e)
+{
+    if (!e->threaded || e->gone != 1)
+        return 0;
+    for (;;) { /* its 'r' may still be there, unread: only an 'm' counts */
+        struct pollfd p = {e->fwd[1], POLLIN, 0};
+        if (poll(&p, 1, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        char c = 0;
+        ssize_t n = read(e->fwd[1], &c, 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0; /* ended: early_thread shut the socket */
+        if (c == 'm')
+            return 1;
+    }
+}
+
 void ch_go(ch_early *e, const char *dir)
 {
     if (!realpath(dir, e->dir)) /* the child goes there from where it waited */

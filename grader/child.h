@@ -55,6 +55,9 @@ ch_early *ch_start_early(const char *worker, const ch_request *req, double wait_
 int ch_ready(ch_early *e, double wait_s);
 /* Lets it go on in dir (made absolute here). */
 void ch_go(ch_early *e, const char *dir);
+/* After ch_go: waits until a run child started early says that its measured sections (the
+ * timing and the counters) are over, 1, or ends without saying so, 0. */
+int ch_measured(ch_early *e);
 /* Waits for it to end and fills *r as ch_run would (free with rn_result_free); frees e.
  * Without a go it is stopped (r->stopped). One that ended before it read its go (no GPU free
  * in time, no thread or pipe to start it with, ...) is run now with ch_run, in the folder of

@@ -36,6 +36,7 @@
 #include "child.h"
 #include "decide.h"
 #include "early_check.h"
+#include "gpulock.h"
 #include "ptxscan.h"
 #include "sandbox.h"
 
@@ -673,29 +674,70 @@ static wi_record full_record, small_record, check_records[CL_MAX_CHECK_SHAPES];
 
 /* The recording: the student's host code, once. Fills o's run fields when it does not end
  * well, and o->refused with what the launcher did that its contract forbids. */
-static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f)
+/* How long a replay started with the lab may wait for its go: the compile and the recording,
+ * each as long as it may take beside other gradings, and some. */
+static double early_wait_s(const gr_config *cfg)
 {
-    progress(cfg, _("[%s] running the launcher once, recording its launches\n"), spec->id);
+    return cfg->compile_timeout_s + 1.25 * cfg->run_timeout_s + 3 * WI_GPU_WAIT_S + 30.0;
+}
+
+/* The recording's child: its request, and the policy and environment that request points to.
+ * Where the replays start with the lab, the recording does too (record_early): it makes its
+ * CUDA context while the kernel is compiled, and loads the student's code at its go. */
+typedef struct record_job {
+    sb_policy policy;
+    char tmpdir[4300];
+    const char *env[2];
+    ch_request req;
+    ch_early *early; /* started with the lab, not yet told to go on */
+} record_job;
+
+static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_files *f,
+                        record_job *j)
+{
     /* The student's host code may read what its user may, but write only in its own folder
      * (and the GPU's device files), and signal nothing outside its sandbox. */
-    static sb_policy policy;
-    gr_record_policy(f->rec, &policy);
-    char tmpdir[4300];
-    snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", f->rec);
-    const char *env[] = {tmpdir, NULL};
-    ch_request req = {.args = {.mode = WI_RECORD,
-                               .lab = spec->id,
-                               .kernel = f->so,
-                               .workdir = f->rec,
-                               .seed = cfg->seed},
-                      .timeout_s = cfg->run_timeout_s,
-                      .env = env,
-                      .sandbox = cfg->confine_recording ? &policy : NULL,
-                      .max_data_bytes = RECORD_MAX_DATA_BYTES,
-                      .max_file_bytes = RECORD_MAX_FILE_BYTES,
-                      .gpu = cfg->gpu};
+    gr_record_policy(f->rec, &j->policy);
+    snprintf(j->tmpdir, sizeof j->tmpdir, "TMPDIR=%s", f->rec);
+    j->env[0] = j->tmpdir;
+    j->env[1] = NULL;
+    j->req = (ch_request){.args = {.mode = WI_RECORD,
+                                   .lab = spec->id,
+                                   .kernel = f->so,
+                                   .workdir = f->rec,
+                                   .seed = cfg->seed},
+                          .timeout_s = cfg->run_timeout_s,
+                          .env = j->env,
+                          .sandbox = cfg->confine_recording ? &j->policy : NULL,
+                          .max_data_bytes = RECORD_MAX_DATA_BYTES,
+                          .max_file_bytes = RECORD_MAX_FILE_BYTES,
+                          .gpu = cfg->gpu};
+    j->early = NULL;
+}
+
+/* Its folder made and the child started, to wait for its go (record_run) or its end. */
+static void record_early(const gr_config *cfg, const lab_files *f, record_job *j)
+{
+    char result[4400];
+    snprintf(result, sizeof result, "%s/%s", f->rec, WI_RESULT_FILE);
+    if (make_dir(f->rec) == 0 && (remove(result) == 0 || errno == ENOENT))
+        j->early = ch_start_early(cfg->worker, &j->req, early_wait_s(cfg));
+}
+
+static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f,
+                      record_job *j)
+{
+    progress(cfg, _("[%s] running the launcher once, recording its launches\n"), spec->id);
     rn_result r;
-    if (make_dir(f->rec) != 0 || ch_run(cfg->worker, &req, &r) != 0) {
+    int started;
+    if (j->early) {
+        ch_go(j->early, "."); /* it runs where it was started: its paths are the grader's */
+        started = ch_finish(j->early, &r) == 0;
+        j->early = NULL;
+    } else {
+        started = make_dir(f->rec) == 0 && ch_run(cfg->worker, &j->req, &r) == 0;
+    }
+    if (!started) {
         snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
         return -1;
     }
@@ -798,13 +840,6 @@ static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, con
                       .gpu = cfg->gpu,
                       .cwd = f->run};
     return req;
-}
-
-/* How long a replay started with the lab may wait for its go: the compile and the recording,
- * each as long as it may take beside other gradings, and some. */
-static double early_wait_s(const gr_config *cfg)
-{
-    return cfg->compile_timeout_s + 1.25 * cfg->run_timeout_s + 3 * WI_GPU_WAIT_S + 30.0;
 }
 
 /* The correctness replay's request (correctness_run). */
@@ -920,15 +955,23 @@ static void apply_checks(oc_outcome *o, const checks *c)
     o->check_s += c->seconds;
 }
 
+typedef struct trace_job trace_job; /* the trace beside the run (trace_start, below) */
+static void trace_start(trace_job *j);
+
 /* The correctness replay (and, unless switched off, the timing engine and the counters engine,
  * in the same child: one CUDA start for the three): a child whose outputs are checked
  * (check_outputs) on the graded problem and the lab's small check shapes. */
 static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                            const lab_files *f, ch_early *early, ec_check *made)
+                            const lab_files *f, ch_early *early, ec_check *made, trace_job *tj)
 {
     ch_request req = run_request(cfg, spec, f);
     rn_result r;
     ec_begin(made, spec, cfg->seed, f->replay[REPLAY_RUN], cfg->early_checks);
+    /* Alone, where no lock keeps the trace out of the run child's measured sections, the trace
+     * starts once the child says they are over: beside its replays at the check shapes. */
+    int locked = cfg->gpu && cfg->gpu->lock_fd >= 0;
+    if (early && tj && !locked && ch_measured(early))
+        trace_start(tj);
     if ((early ? ch_finish(early, &r) : ch_run(cfg->worker, &req, &r)) != 0) {
         ec_end(made, NULL, NULL);
         snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
@@ -1472,8 +1515,8 @@ static void trace_start(trace_job *j)
 /* Readies the trace once the replays' folder is there, and starts it beside the correctness
  * replay where a GPU lock keeps it out of the replay's measured sections (labs graded side by
  * side, or in a batch): the run child then waits for the trace to give the GPU up before it
- * times and counts. Without a lock nothing would, so the trace waits for the replay to end and
- * runs beside the CPU checks (check_and_measure). */
+ * times and counts. Without a lock nothing would, so the trace waits until the run child says
+ * that its measured sections are over (correctness_run), or has ended (check_and_measure). */
 static void trace_begin(const gr_config *cfg, const oc_outcome *o, trace_job *j)
 {
     j->trace_recorded = o->trace_recorded;
@@ -1528,9 +1571,20 @@ static void trace_end(trace_job *j, int wanted, oc_outcome *o)
         wi_trace_free(&j->t);
 }
 
+/* A step of the lab's grading done, in GRADE_LOCK_LOG's timeline beside its children's steps
+ * (gpulock.h): where a lab graded alone waits, for tests/gpu/lock_timeline.py. The tag is set
+ * each time: a child run for its lock (child.c) names the process after it meanwhile. */
+static void step_done(const lab_spec *spec, const char *name)
+{
+    char tag[64];
+    snprintf(tag, sizeof tag, "grade %s", spec->id);
+    gl_tag(tag);
+    gl_phase(name);
+}
+
 /* The CPU checks of the correctness run, with the trace going on beside them (started with the
- * replay, or now), then the engines, which count for a correct run only: the trace's findings
- * and what the counters found in the run child. The trace of a wrong run is stopped and
+ * replay, or now), then the engines, which count for a correct run only: what the counters found
+ * in the run child and the trace's findings. The trace of a wrong run is stopped and
  * forgotten. */
 static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
                               const lab_files *f, const ec_check *made, trace_job *tj)
@@ -1542,11 +1596,16 @@ static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_out
     static checks found;
     check_outputs(cfg, spec, f, clean, made, &found);
     apply_checks(o, &found);
+    step_done(spec, "checks");
     int correct = o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact;
-    if (tj)
-        trace_end(tj, correct, o);
-    if (correct && cfg->counters)
+    if (correct && cfg->counters) { /* read, and their outputs compared, while the trace runs */
         counters_result(cfg, spec, o, f);
+        step_done(spec, "counters");
+    }
+    if (tj) {
+        trace_end(tj, correct, o);
+        step_done(spec, "trace");
+    }
 }
 
 /* Everything after the compile, each step only when the one before went well: the scan of the
@@ -1554,14 +1613,16 @@ static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_out
  * started with the lab (*run_early, tj's first try) are told to go on once their folder is
  * made; what is not used here, gr_grade_lab ends. */
 static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f,
-                         const void *image, size_t image_size, ch_early **run_early, trace_job *tj)
+                         const void *image, size_t image_size, record_job *rec,
+                         ch_early **run_early, trace_job *tj)
 {
     scan_device_code(f, o);
     if (o->refused[0] || o->run_problem[0])
         return; /* refused as compiled: its host code never runs */
     double t = rn_now_s();
-    int recorded = record_run(cfg, spec, o, f) == 0;
+    int recorded = record_run(cfg, spec, o, f, rec) == 0;
     o->record_s = rn_now_s() - t;
+    step_done(spec, "record");
     if (!recorded || o->refused[0])
         return;
     if (prepare_replays(spec, o, f, image, image_size) != 0) {
@@ -1590,8 +1651,9 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
     ch_early *early = *run_early;
     *run_early = NULL; /* correctness_run ends it */
     static ec_check made;
-    correctness_run(cfg, spec, o, f, early, &made);
+    correctness_run(cfg, spec, o, f, early, &made, tj);
     o->run_s = rn_now_s() - t;
+    step_done(spec, "run");
     if (o->ran)
         check_and_measure(cfg, spec, o, f, &made, tj);
 }
@@ -1715,6 +1777,7 @@ static void reference_end(reference_job *r)
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
 {
     double start = rn_now_s();
+    step_done(spec, "start");
     memset(o, 0, sizeof *o);
     o->spec = spec;
     snprintf(o->workdir, sizeof o->workdir, "%s", workdir);
@@ -1735,11 +1798,14 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     /* The replays start with the lab, to start CUDA and set the lab's problem up while the
      * kernel is compiled and recorded; they wait in a folder of their own (where what a child
      * writes before its go goes nowhere) for theirs (run_compiled), and see nothing of the
-     * student's before it. */
+     * student's before it. The recording starts with them and makes its CUDA context; it
+     * loads the student's code at its go (record_early). */
     static trace_job tj;
     ch_early *run_early = NULL;
     if (cfg->trace)
         trace_init(cfg, spec, &f, &tj);
+    static record_job rec;
+    record_init(cfg, spec, &f, &rec);
     static reference_job rj;
     rj.started = 0;
     char waiting[4300];
@@ -1760,9 +1826,13 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
             run_early = ch_start_early(cfg->worker, &req, early_wait_s(cfg));
             if (cfg->trace)
                 trace_early(&tj, waiting);
+            if (cfg->early_recording)
+                record_early(cfg, &f, &rec);
         }
-        if (isolate_source(cfg, spec, source, &f, o) == 0 &&
-            compile_kernel(cfg, spec, o, &f) == 0) {
+        int compiled =
+            isolate_source(cfg, spec, source, &f, o) == 0 && compile_kernel(cfg, spec, o, &f) == 0;
+        step_done(spec, "compile");
+        if (compiled) {
             /* The CPU reference of the graded problem, on a thread while the kernel is
              * recorded and replayed (lab_reference). */
             reference_begin(cfg, spec, &rj);
@@ -1772,19 +1842,22 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
                 snprintf(o->run_problem, sizeof o->run_problem,
                          _("nvcc left no device code to replay ('%.400s')"), fatbin);
             else
-                run_compiled(cfg, spec, o, &f, image, image_size, &run_early,
+                run_compiled(cfg, spec, o, &f, image, image_size, &rec, &run_early,
                              cfg->trace ? &tj : NULL);
         }
     }
-    if (run_early) { /* never told to go on: stopped */
+    ch_early *unused[] = {run_early, rec.early};
+    for (int i = 0; i < 2; ++i) { /* never told to go on: stopped */
         rn_result r;
-        if (ch_finish(run_early, &r) == 0)
+        if (unused[i] && ch_finish(unused[i], &r) == 0)
             rn_result_free(&r);
     }
+    rec.early = NULL;
     if (cfg->trace)
         trace_end(&tj, 0, o);
     reference_end(&rj);
     free(image);
     o->total_s = rn_now_s() - start;
     gr_decide(o);
+    step_done(spec, "end");
 }

@@ -47,6 +47,9 @@ typedef struct gr_config {
     /* Start the replays of a lab graded alone (no lock) with it, to set themselves up while it
      * is compiled and recorded (ch_start_early); 0: each when its turn comes. */
     int early_replays;
+    /* With early_replays, start the recording too, to make its CUDA context meanwhile (it
+     * loads the student's code only once the kernel is compiled); 0: in its turn. */
+    int early_recording;
     /* Check the graded problem's outputs as soon as the run child has saved them, while it
      * still measures (early_check.h); 0: once it has ended. */
     int early_checks;

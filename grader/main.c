@@ -253,13 +253,14 @@ static void load_course(const cli_options *opt)
 #endif
 }
 
-/* Whether a lab's replays start with it and its outputs are checked while the run child still
- * measures (gr_config.early_replays, early_checks): yes, unless GRADE_EARLY=0 (to measure what
- * that saves: tests/gpu/time_breakdown.sh). */
-static int early_replays(void)
+/* Whether a lab's replays and recording start with it and its outputs are checked while the
+ * run child still measures (gr_config.early_replays, early_recording, early_checks): yes,
+ * unless GRADE_EARLY=0 (none of them) or GRADE_EARLY=no-recording (the recording in its turn),
+ * to measure what each saves (tests/gpu/time_breakdown.sh). */
+static int early(const char *unless)
 {
     const char *v = getenv("GRADE_EARLY");
-    return !(v && !strcmp(v, "0"));
+    return !(v && (!strcmp(v, "0") || !strcmp(v, unless)));
 }
 
 /* The configuration every grade, explore and doctor run shares. */
@@ -291,8 +292,9 @@ static void make_config(session *s)
                          .cwd = s->cwd[0] ? s->cwd : NULL,
                          .progress = opt->quiet ? NULL : stderr,
                          .run_id = s->base,
-                         .early_replays = early_replays(),
-                         .early_checks = early_replays()};
+                         .early_replays = early("0"),
+                         .early_recording = early("no-recording"),
+                         .early_checks = early("0")};
 #ifdef CL_HAVE_BATCH
     if (opt->course && !(opt->timeout_s > 0) && course.timeout_s > 0)
         s->cfg.run_timeout_s = course.timeout_s; /* the course's, where --timeout is not given */

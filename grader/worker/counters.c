@@ -342,6 +342,7 @@ static int measure(session *s, wi_counters *res, tm_work work, void *ctx)
                                               CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = s->rp;
     CUptiResult stop = cuptiRangeProfilerStop(&sp);
+    gl_phase("profile-replay"); /* the work, replayed pass after pass */
     if (err != cudaSuccess) {
         set_why(res, WI_ENGINE_FAILED, 0, "the lab's work failed under the profiler: %s (%s)",
                 cudaGetErrorName(err), cudaGetErrorString(err));
@@ -467,6 +468,7 @@ void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
     if (s->deferred)
         gl_phase("profile-config"); /* the timeline shows that it was made here, in the hold */
     ok = ok && open_target(s, res) == 0;
+    gl_phase("profile-target"); /* the profiler enabled on the context, its image set up */
     double t1 = now_ms();
     res->setup_ms += t1 - t0;
     s->counted = ok && measure(s, res, work, ctx) == 0;

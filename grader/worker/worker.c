@@ -443,11 +443,25 @@ static void *record_file(const char *path, wi_record *rec)
  * the lab's inputs, the counters' host share) before they exist, and reads them once the
  * grader names the folder they are in: replay_files, called by each replaying mode once the
  * lab is set up, waits for that (holding no GPU lock: it does nothing on the GPU meanwhile)
- * and goes there. */
+ * and goes there. (A recording started early waits in main, with its context made.) */
 static struct {
     const char *record, *image;
-    int go_fd; /* -1: none, or already read */
-} pending = {NULL, NULL, -1};
+    int go_fd;   /* -1: none, or already read */
+    int keep;    /* the go's socket kept after the go, to say when the measuring is over */
+    int tell_fd; /* that socket, once the go was read; -1: none */
+} pending = {NULL, NULL, -1, 0, -1};
+
+/* Says on the go's socket that the measured sections are over (the run child): a lab graded
+ * alone starts its trace then, beside what is left of the run (ch_measured). */
+static void say_measured(void)
+{
+    if (pending.tell_fd < 0)
+        return;
+    ssize_t said = write(pending.tell_fd, "m", 1);
+    (void)said;
+    close(pending.tell_fd);
+    pending.tell_fd = -1;
+}
 
 static void await_go(void)
 {
@@ -467,7 +481,10 @@ static void await_go(void)
     }
     int ended = n == 0 || dir[n] != '\n';
     dir[n] = '\0';
-    close(pending.go_fd);
+    if (pending.keep && !ended)
+        pending.tell_fd = pending.go_fd;
+    else
+        close(pending.go_fd);
     pending.go_fd = -1;
     if (ended) /* no go: the grader does not want this replay any more */
         _exit(CL_EXIT_IO);
@@ -814,6 +831,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
     if (job->counters_dir)
         count_after(job, lab, state, &w, cs); /* gives the lock back to shared */
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
+    say_measured();
     if (!job->no_timing) {
         if (lab->reset) {
             lab->reset(state);
@@ -979,9 +997,10 @@ int main(int argc, char **argv)
     if (a.go_fd) {
         char *end = NULL;
         long fd = strtol(a.go_fd, &end, 10);
-        if (!*a.go_fd || *end || fd < 0 || fd > INT_MAX || a.mode == WI_RECORD)
-            return usage("--go is not a descriptor of a replay");
+        if (!*a.go_fd || *end || fd < 0 || fd > INT_MAX)
+            return usage("--go is not a descriptor");
         pending.go_fd = (int)fd;
+        pending.keep = a.mode == WI_RUN;
     }
     int derr = query_device(&job, &res, pending.go_fd < 0);
     gl_phase("cuda-start");
@@ -1012,6 +1031,13 @@ int main(int argc, char **argv)
         pending.image = a.image;
         if (pending.go_fd < 0)
             replay_files(&job); /* an unusable record ends the child before anything else */
+    }
+    if (modes[a.mode].needs_kernel && pending.go_fd >= 0) {
+        /* A recording started early makes its context while the kernel is still compiled,
+         * and loads the student's code only once it is (its go). */
+        CL_CUDA_CHECK(cudaFree(0));
+        gl_phase("context");
+        await_go();
     }
     /* Only the recording loads the student's host code. */
     job.kernel_so = modes[a.mode].needs_kernel ? dlopen(a.kernel, RTLD_NOW | RTLD_LOCAL) : NULL;

@@ -71,20 +71,35 @@ def main(path):
     return 0
 
 
-PHASES = ["cuda-start", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
-          "profile-config", "profile", "evaluate", "close", "exit"]
+# The grader's own steps of a lab ("grade 01", grade.c step_done): its critical path.
+GRADER_STEPS = ["compile", "record", "run", "checks", "counters", "trace", "end"]
+PHASES = ["cuda-start", "context", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
+          "profile-config", "profile-target", "profile-replay", "profile", "evaluate", "close", "exit"]
 
 
 def print_phases(phases):
     """Each child's steps (gl_phase): the seconds a child of that kind spent in each step, all its
     runs of the step added up (a run child replays at its check shapes too), averaged over the
-    children of that kind ("start" is logged once a child)."""
-    if not phases:
-        return
-    print("\nwhere a child's time goes (seconds a child spent in each step, its repeats of the step "
-          "added up, averaged over the n children of that kind; 'exit' includes CUDA's clean-up)")
-    shown = [p for p in PHASES if any(p in steps for steps in phases.values())]
-    print(f"{'child':<12} {'n':>3} " + " ".join(f"{p[:10]:>10}" for p in shown) + f" {'sum':>7}")
+    children of that kind ("start" is logged once a child). The grader's steps of each lab first,
+    in a table of their own."""
+    graders = {t: s for t, s in phases.items() if t.startswith("grade ")}
+    children = {t: s for t, s in phases.items() if not t.startswith("grade ")}
+    if graders:
+        print("\nwhere a lab's grading waits (seconds from the grader's step before to the end of "
+              "this one, averaged over the n gradings of that lab: the compile, the recording, the "
+              "run child, the CPU checks after it, the counters' reading, the trace's end, the "
+              "decision)")
+        print_table("grading", graders, GRADER_STEPS)
+    if children:
+        print("\nwhere a child's time goes (seconds a child spent in each step, its repeats of the "
+              "step added up, averaged over the n children of that kind; 'exit' includes CUDA's "
+              "clean-up)")
+        print_table("child", children, PHASES)
+
+
+def print_table(what, phases, order):
+    shown = [p for p in order if any(p in steps for steps in phases.values())]
+    print(f"{what:<12} {'n':>3} " + " ".join(f"{p[:10]:>10}" for p in shown) + f" {'sum':>7}")
     for tag in sorted(phases):
         steps = phases[tag]
         n = len(steps["start"]) if "start" in steps else max(len(v) for v in steps.values())

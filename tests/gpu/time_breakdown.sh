@@ -27,4 +27,4 @@ for lab in $("$build/grade" --list | cut -d' ' -f1 | cut -d- -f1); do
             "$("$build/json-get" "$out/r.json" labs.0.verdict 2>/dev/null) $("$build/json-get" "$out/r.json" labs.0.score 2>/dev/null)"
     done
 done
-python3 "$(dirname "$0")/lock_timeline.py" "$out/lock.log" | sed -n '/where a child/,$p'
+python3 "$(dirname "$0")/lock_timeline.py" "$out/lock.log" | sed -n '/^where a /,$p'

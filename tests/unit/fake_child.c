@@ -212,7 +212,8 @@ static const struct {
  * 3 at once when it has a go to wait for: run again without one, it behaves), "slow" (sets
  * itself up for 1 s before it says so), "hang" (after its go), "fail-beside" (exits 3 when
  * handed the GPU lock, as a replay beside others whose CUDA call failed: run again alone, it
- * behaves). */
+ * behaves), "measured" (after its go, says on --go that it has measured, as a run child does,
+ * then goes on for 1 s). */
 static int as_worker(int argc, char **argv)
 {
     const char *go = NULL, *workdir = "", *lock = NULL, *how = getenv("FAKE_WORKER");
@@ -241,6 +242,11 @@ static int as_worker(int argc, char **argv)
         dir[n] = '\0';
         if (n == 0 || chdir(dir) != 0)
             return 4;
+        if (how && !strcmp(how, "measured")) {
+            if (write(fd, "m", 1) != 1)
+                return 5;
+            mode_sleep("1");
+        }
     }
     if (how && !strcmp(how, "hang"))
         sleep_forever();

@@ -162,6 +162,45 @@ static void test_early_child_time_limit_counts_from_its_go(void **state)
     rn_result_free(&r);
 }
 
+/* A run child says when its measured sections are over (ch_measured), before it ends: what
+ * it said first (that it was set up) is not taken for it. */
+static void test_early_child_says_when_it_has_measured(void **state)
+{
+    (void)state;
+    const char *env[] = {"FAKE_WORKER=measured", NULL};
+    ch_request req = early_request(env, 10.0);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    assert_int_equal(ch_measured(e), 0); /* no go yet: nothing to wait for */
+    ch_go(e, replays);
+    double t0 = now_s();
+    assert_int_equal(ch_measured(e), 1);
+    assert_true(now_s() - t0 < 0.8); /* it goes on for 1 s after saying so */
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0);
+    assert_true(now_s() - t0 >= 0.9);
+    assert_int_equal(r.status, RN_EXITED);
+    assert_int_equal(r.exit_code, 0);
+    rn_result_free(&r);
+}
+
+/* One that ends without saying so: ch_measured returns once it has ended, with 0 (its 'r',
+ * left unread here, is not taken for the 'm'). */
+static void test_early_child_that_ends_unmeasured_says_nothing(void **state)
+{
+    (void)state;
+    ch_request req = early_request(NULL, 10.0);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    ch_go(e, replays);
+    assert_int_equal(ch_measured(e), 0);
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0);
+    assert_int_equal(r.status, RN_EXITED);
+    assert_int_equal(r.exit_code, 0);
+    rn_result_free(&r);
+}
+
 /* A replay beside others that fails is run again alone; the result says so (rn_result.again),
  * for the early check (early_check.h), whose outputs the second run wrote over. */
 static void test_a_replay_run_again_alone_says_so(void **state)
@@ -193,6 +232,8 @@ int main(void)
         cmocka_unit_test(test_early_child_still_setting_up_is_not_ready),
         cmocka_unit_test(test_early_child_time_limit_counts_from_its_go),
         cmocka_unit_test(test_a_replay_run_again_alone_says_so),
+        cmocka_unit_test(test_early_child_says_when_it_has_measured),
+        cmocka_unit_test(test_early_child_that_ends_unmeasured_says_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
