@@ -89,9 +89,10 @@ typedef struct wi_args {
     /* The replays: the GPU lock of labs graded side by side, "FD:FD" of descriptors the child
      * inherits (gpulock.h); NULL: none, the GPU is the child's alone. */
     const char *gpu_lock;
-    /* The replays: started early (ch_start_early), the child reads its go from this inherited
-     * descriptor ("FD") once it has set itself up: one line naming the folder its relative
-     * paths resolve in. NULL: none, it starts at once. */
+    /* Started early (ch_start_early), the child reads its go from this inherited descriptor
+     * ("FD") once it has set itself up: one line naming the folder its relative paths resolve
+     * in. A run child keeps it and writes "m" on it once it has measured (ch_measured); the
+     * recording closes it before it loads the student's code. NULL: none, it starts at once. */
     const char *go_fd;
 } wi_args;
 

@@ -45,8 +45,11 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r);
  * still compiled and recorded, and waits for ch_go to name the folder its request's paths are
  * relative to (the replays' folder, which is made only once the recording has ended). It waits
  * in req->cwd, an empty folder: what it writes there before its go (its paths relative to a
- * folder without their subfolders) fails. req and the strings it points to must live until
- * ch_finish. The wait is limited to wait_s seconds
+ * folder without their subfolders) fails. (The recording, started early too, makes its CUDA
+ * context and waits where its paths already lead; it loads the student's code only after its
+ * go.) Only for a child with no GPU lock in req: one held for it by the grader (ch_run's
+ * recording beside others) is not started early. req and the strings it points to must live
+ * until ch_finish. The wait is limited to wait_s seconds
  * (then the child is stopped). NULL when out of memory: run it with ch_run then. */
 typedef struct ch_early ch_early;
 ch_early *ch_start_early(const char *worker, const ch_request *req, double wait_s);

@@ -672,8 +672,6 @@ static int note_child(const gr_config *cfg, const rn_result *r, const char *pref
 
 static wi_record full_record, small_record, check_records[CL_MAX_CHECK_SHAPES];
 
-/* The recording: the student's host code, once. Fills o's run fields when it does not end
- * well, and o->refused with what the launcher did that its contract forbids. */
 /* How long a replay started with the lab may wait for its go: the compile and the recording,
  * each as long as it may take beside other gradings, and some. */
 static double early_wait_s(const gr_config *cfg)
@@ -715,15 +713,21 @@ static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_fi
     j->early = NULL;
 }
 
-/* Its folder made and the child started, to wait for its go (record_run) or its end. */
+/* Its folder made and the child started, to wait for its go (record_run) or its end. Only
+ * without a GPU lock (a lab graded alone): beside others the grader holds the lock for the
+ * recording, which an early start would not. */
 static void record_early(const gr_config *cfg, const lab_files *f, record_job *j)
 {
+    if (cfg->gpu && cfg->gpu->lock_fd >= 0)
+        return;
     char result[4400];
     snprintf(result, sizeof result, "%s/%s", f->rec, WI_RESULT_FILE);
     if (make_dir(f->rec) == 0 && (remove(result) == 0 || errno == ENOENT))
         j->early = ch_start_early(cfg->worker, &j->req, early_wait_s(cfg));
 }
 
+/* The recording: the student's host code, once. Fills o's run fields when it does not end
+ * well, and o->refused with what the launcher did that its contract forbids. */
 static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o, lab_files *f,
                       record_job *j)
 {
@@ -1258,8 +1262,8 @@ static const struct {
 
 /* The trace runs on a thread of its own (it needs only the records and the device code, never
  * the replay's results): beside the correctness replay where a GPU lock keeps it out of the
- * replay's measured sections, else beside the CPU checks (trace_begin). Its first try's child
- * is started with the lab (trace_early), to set itself up while the kernel is compiled and
+ * replay's measured sections, else once the run child has measured (trace_begin). Its first try's
+ * child is started with the lab (trace_early), to set itself up while the kernel is compiled and
  * recorded. Once the replay's outputs are there and checked, trace_end applies what it found
  * (or, where the run was wrong, stops its child and forgets it). What the thread finds goes
  * into the job's own outcome, `found`, of which only the trace's fields are taken; it never

@@ -6,7 +6,8 @@
  *   module loaded  -> keep a copy of its cubin (for pc -> line), load the patch, patch every
  *                     global memory instruction with cl_on_global (patch.cu)
  *   launch begins  -> hand the kernel a fresh record buffer; note its base pc
- *   launch ends    -> wait for it, copy its records back, write the analysis so far
+ *   launch ends    -> wait for it, copy its records back
+ *   process ends   -> analyse every launch's records and write them (atexit)
  *
  * Settings come from the environment (names in wire.h): CL_TRACE_PATCHES (the patch fatbin),
  * CL_TRACE_OUT (the record to write, a wi_trace), CL_TRACE_SAMPLE (trace one warp in N),
@@ -145,10 +146,10 @@ static const module_copy *module_of(CUmodule m)
     return NULL;
 }
 
-/* Writes the record (CL_TRACE_OUT) with everything traced, once, as the process ends: the
- * grader reads it only from a child that ended cleanly. (Written after every launch, each
- * launch analysed again what all the launches before had traced: lab 06's eight steps of one
- * kernel did so 36 times over.) */
+/* Writes the record (CL_TRACE_OUT) with everything traced, once, as the process ends (a child
+ * killed leaves none; the grader uses the trace only from one that ended cleanly, and takes the
+ * error of one that did not). Written after every launch, each launch analysed again what all
+ * the launches before had traced: lab 06's eight steps of one kernel did so 36 times over. */
 static void write_out(void)
 {
     if (!tr.out)

@@ -2,7 +2,8 @@
 # Where a lab's compile goes: nvcc on each lab's solution with the grader's flags (grader/build.c
 # bd_command) and EXTRA's after them, REPS times each, the median wall seconds and the median of
 # each step nvcc times itself (--time). A measurement, not a test; needs no GPU when ARCH is set.
-#     [ARCH=sm_90] [REPS=5] [EXTRA="-Xcompiler -O0"] tests/gpu/compile_steps.sh [LAB ...]
+# (The flags are copied from build.c: change both.)
+#     [ARCH=sm_90] [REPS=5] [EXTRA="-Xcompiler -fuse-ld=gold"] tests/gpu/compile_steps.sh [LAB ...]
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 arch=${ARCH:-native} reps=${REPS:-5} extra=${EXTRA:-}
