@@ -160,7 +160,7 @@ static void *early_thread(void *arg)
     wi_args args;
     int keep[4];
     char fds[32], go[16];
-    first_run(&e->req, &beside, &args, keep, fds); /* a replay: never held for it */
+    first_run(&e->req, &beside, &args, keep, fds); /* started early: never held for it */
     snprintf(go, sizeof go, "%d", e->fwd[0]);
     args.go_fd = go;
     int n = 0;
@@ -175,7 +175,7 @@ static void *early_thread(void *arg)
     ro.go_fd = &e->go[0];
     ro.go_to = e->fwd[1];
     ro.go_wait_s = e->wait_s;
-    e->rc = rn_run(argv, &ro, &e->r); /* its folder is new: no old record to remove */
+    e->rc = rn_run(argv, &ro, &e->r); /* an old record where it goes: removed by ch_go */
     /* The child is gone: ch_ready sees the end at once (the grader's copy of the child's end
      * stays open, for ch_finish to see whether its go was read). */
     shutdown(e->fwd[0], SHUT_WR);
@@ -235,6 +235,9 @@ void ch_go(ch_early *e, const char *dir)
 {
     if (!realpath(dir, e->dir)) /* the child goes there from where it waited */
         snprintf(e->dir, sizeof e->dir, "%s", dir);
+    char old[4200]; /* an older record where it goes is removed first, as run_once does */
+    record_path(e->dir, e->req.args.workdir, old, sizeof old);
+    remove(old);
     char line[PATH_MAX + 2];
     int n = snprintf(line, sizeof line, "%s\n", e->dir);
     if (e->threaded && n > 0 && n < PIPE_BUF)

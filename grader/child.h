@@ -56,7 +56,7 @@ ch_early *ch_start_early(const char *worker, const ch_request *req, double wait_
 /* Whether it has set itself up and waits (it says so once it does), waiting at most wait_s
  * seconds for that: 0 when it ended first, or is still setting up at the limit. */
 int ch_ready(ch_early *e, double wait_s);
-/* Lets it go on in dir (made absolute here). */
+/* Lets it go on in dir (made absolute here), an older record where it goes removed first. */
 void ch_go(ch_early *e, const char *dir);
 /* After ch_go: waits until a run child started early says that its measured sections (the
  * timing and the counters) are over, 1, or ends without saying so, 0. */

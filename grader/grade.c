@@ -720,9 +720,7 @@ static void record_early(const gr_config *cfg, const lab_files *f, record_job *j
 {
     if (cfg->gpu && cfg->gpu->lock_fd >= 0)
         return;
-    char result[4400];
-    snprintf(result, sizeof result, "%s/%s", f->rec, WI_RESULT_FILE);
-    if (make_dir(f->rec) == 0 && (remove(result) == 0 || errno == ENOENT))
+    if (make_dir(f->rec) == 0)
         j->early = ch_start_early(cfg->worker, &j->req, early_wait_s(cfg));
 }
 

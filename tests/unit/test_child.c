@@ -201,6 +201,31 @@ static void test_early_child_that_ends_unmeasured_says_nothing(void **state)
     rn_result_free(&r);
 }
 
+/* An older record where the child goes (a recording's folder used before) is gone before it
+ * goes there, as ch_run removes one: a child that then writes none leaves none to be read. */
+static void test_early_child_goes_where_no_old_record_is(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX + 32], old[PATH_MAX + 64];
+    snprintf(dir, sizeof dir, "%s/run", replays);
+    snprintf(old, sizeof old, "%s/%s", dir, WI_RESULT_FILE);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    FILE *f = fopen(old, "w");
+    assert_non_null(f);
+    fputs("{}", f);
+    fclose(f);
+    ch_request req = early_request(NULL, 5.0);
+    ch_early *e = ch_start_early(FAKE_CHILD_PATH, &req, 10.0);
+    assert_non_null(e);
+    ch_go(e, replays);
+    rn_result r;
+    assert_int_equal(ch_finish(e, &r), 0);
+    assert_int_equal(r.exit_code, 0);
+    assert_int_equal(access(old, F_OK), -1);
+    rn_result_free(&r);
+    rmdir(dir);
+}
+
 /* A replay beside others that fails is run again alone; the result says so (rn_result.again),
  * for the early check (early_check.h), whose outputs the second run wrote over. */
 static void test_a_replay_run_again_alone_says_so(void **state)
@@ -234,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_a_replay_run_again_alone_says_so),
         cmocka_unit_test(test_early_child_says_when_it_has_measured),
         cmocka_unit_test(test_early_child_that_ends_unmeasured_says_nothing),
+        cmocka_unit_test(test_early_child_goes_where_no_old_record_is),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
