@@ -166,7 +166,7 @@ static void write_out(void)
             continue;
         }
         const module_copy *m = module_of(f->module);
-        for (size_t j = 0; m && j < tk->k.nins; ++j) {
+        for (size_t j = 0; m && m->cubin && j < tk->k.nins; ++j) {
             ta_instruction *in = &tk->k.ins[j];
             tl_line_of(m->cubin, m->size, f->name, in->pc, in->file, sizeof in->file, &in->line);
         }
@@ -176,7 +176,7 @@ static void write_out(void)
         tk->scale = tk->k.records ? f->estimated / (double)tk->k.records : 0.0;
         tk->dropped = f->dropped;
         tk->oob_reads = f->oob_reads;
-        if (m && f->oob_reads)
+        if (m && m->cubin && f->oob_reads)
             tl_line_of(m->cubin, m->size, f->name, f->oob_pc, tk->oob_file, sizeof tk->oob_file,
                        &tk->oob_line);
         t.nkernels++;
@@ -191,16 +191,21 @@ static void write_out(void)
 
 static void module_loaded(const Sanitizer_ResourceModuleData *m)
 {
-    if (tr.nmodules < MAX_MODULES) {
-        module_copy *c = &tr.modules[tr.nmodules];
-        c->cubin = malloc(m->cubinSize);
-        if (c->cubin) {
-            memcpy(c->cubin, m->pCubin, m->cubinSize);
-            c->size = m->cubinSize;
-            c->module = m->module;
-            tr.nmodules++;
-        }
+    /* Device code loaded before the lab's buffers were handed over is the grading child's own
+     * (the inputs' kernels, fill.cu), whose launches are never traced: it is not patched (its
+     * every global access instrumented, for nothing) and launch_begin leaves it alone. */
+    if (!tr.watching)
+        return;
+    if (tr.nmodules == MAX_MODULES) {
+        fail("more than %d modules were loaded; the rest were not traced", MAX_MODULES);
+        return;
     }
+    module_copy *c = &tr.modules[tr.nmodules++];
+    c->module = m->module;
+    c->cubin = malloc(m->cubinSize); /* for pc -> line; without it, no lines */
+    c->size = c->cubin ? m->cubinSize : 0;
+    if (c->cubin)
+        memcpy(c->cubin, m->pCubin, m->cubinSize);
     if (tr.patched_context != m->context) {
         SAN(sanitizerAddPatchesFromFile(tr.patches, m->context));
         tr.patched_context = m->context;
@@ -242,7 +247,7 @@ static uint32_t random_key(void)
 static void launch_begin(const Sanitizer_LaunchData *l)
 {
     tr.current = NULL;
-    if (!tr.watching)
+    if (!tr.watching || !module_of(l->module))
         return; /* the grader's own set-up; its kernels' callback data stay NULL: no records */
     if (!tr.d_tracker) {
         SAN(sanitizerAlloc(l->context, (void **)&tr.d_tracker, sizeof(tr_tracker)));

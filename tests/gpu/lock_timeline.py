@@ -73,7 +73,7 @@ def main(path):
 
 # The grader's own steps of a lab ("grade 01", grade.c step_done): its critical path.
 GRADER_STEPS = ["compile", "record", "run", "checks", "counters", "trace", "end"]
-PHASES = ["cuda-start", "context", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
+PHASES = ["cuda-start", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
           "profile-config", "profile-target", "profile-replay", "profile", "evaluate", "close", "exit"]
 
 
@@ -92,8 +92,8 @@ def print_phases(phases):
         print_table("grading", graders, GRADER_STEPS)
     if children:
         print("\nwhere a child's time goes (seconds a child spent in each step, its repeats of the "
-              "step added up, averaged over the n children of that kind; 'exit' includes CUDA's "
-              "clean-up)")
+              "step added up, averaged over the n children of that kind; 'cuda-start' includes "
+              "making the child's context, 'exit' CUDA's clean-up)")
         print_table("child", children, PHASES)
 
 
