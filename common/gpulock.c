@@ -1,6 +1,7 @@
 /*
- * gpulock.c - the GPU lock of labs graded side by side (gpulock.h): flock(2) on two unlinked
- * files, polled with a short sleep where a wait has a limit.
+ * gpulock.c - the GPU lock of labs graded side by side (gpulock.h): flock(2) on three unlinked
+ * files (the lock, its turnstile, the counters'), polled with a short sleep where a wait has a
+ * limit.
  */
 #define _GNU_SOURCE
 #include "gpulock.h"
@@ -22,7 +23,7 @@ static double now_s(void)
 }
 
 static char tag[64] = "?";
-static double taken_at;
+static double taken_at, counting_at;
 
 void gl_tag(const char *what)
 {
@@ -48,9 +49,11 @@ static void log_line(double t, const char *fmt, ...)
     close(fd);
 }
 
+/* how: GL_SHARED, GL_EXCLUSIVE, or 0 for the counters' lock ("CT"). */
 static void note(int how, const char *event, double seconds)
 {
-    log_line(now_s(), "%s %s %s %.6f", how == GL_EXCLUSIVE ? "EX" : "SH", event, tag, seconds);
+    const char *kind = how == GL_EXCLUSIVE ? "EX" : how == GL_SHARED ? "SH" : "CT";
+    log_line(now_s(), "%s %s %s %.6f", kind, event, tag, seconds);
 }
 
 void gl_phase(const char *name)
@@ -87,21 +90,19 @@ static int lift(int fd)
     return high;
 }
 
-/* *l from two descriptors, both opened (0) or neither kept (-1, errno that of the failure). */
-static int pair(int lock, int turn, gl_lock *l)
+/* *l from three descriptors, all opened (0) or none kept (-1, errno that of the failure). */
+static int trio(int lock, int turn, int count, gl_lock *l)
 {
-    lock = lift(lock);
-    turn = lift(turn);
-    if (lock < 0 || turn < 0) {
+    int fd[3] = {lift(lock), lift(turn), lift(count)};
+    if (fd[0] < 0 || fd[1] < 0 || fd[2] < 0) {
         int e = errno;
-        if (lock >= 0)
-            close(lock);
-        if (turn >= 0)
-            close(turn);
+        for (int i = 0; i < 3; ++i)
+            if (fd[i] >= 0)
+                close(fd[i]);
         errno = e;
         return -1;
     }
-    *l = (gl_lock){lock, turn, 0};
+    *l = (gl_lock){fd[0], fd[1], fd[2], 0, 0};
     return 0;
 }
 
@@ -109,7 +110,8 @@ int gl_create(const char *dir, gl_lock *l)
 {
     *l = GL_NONE;
     int lock = open_unlinked(dir, ".gpu-lock");
-    if (pair(lock, lock >= 0 ? open_unlinked(dir, ".gpu-turn") : -1, l) != 0)
+    int turn = lock >= 0 ? open_unlinked(dir, ".gpu-turn") : -1;
+    if (trio(lock, turn, turn >= 0 ? open_unlinked(dir, ".gpu-count") : -1, l) != 0)
         return -1;
     /* Some file systems take no flock (NFS without it, ENOLCK): no lock, then, not a broken one. */
     if (flock(l->lock_fd, LOCK_EX | LOCK_NB) != 0 || flock(l->lock_fd, LOCK_UN) != 0) {
@@ -133,10 +135,7 @@ int gl_open(const gl_lock *from, gl_lock *own)
     *own = GL_NONE;
     if (from->lock_fd < 0)
         return 0;
-    int lock = reopen(from->lock_fd), turn = reopen(from->turn_fd);
-    if (lock < 0 && turn >= 0)
-        close(turn);
-    return pair(lock, lock >= 0 ? turn : -1, own);
+    return trio(reopen(from->lock_fd), reopen(from->turn_fd), reopen(from->count_fd), own);
 }
 
 /* flock(fd, op), waiting until deadline (< 0: none): 0, 1 when the time ran out, -1 on error. */
@@ -193,30 +192,55 @@ void gl_release(gl_lock *l)
     l->held = 0;
 }
 
+int gl_take_counting(gl_lock *l, double wait_s)
+{
+    if (l->count_fd < 0 || l->counting)
+        return 0;
+    gl_release(l);
+    double began = now_s();
+    int rc = take_one(l->count_fd, LOCK_EX, wait_s < 0 ? -1 : began + wait_s);
+    if (rc == 0) {
+        l->counting = 1;
+        counting_at = now_s();
+        note(0, "taken", counting_at - began);
+    }
+    return rc;
+}
+
+void gl_release_counting(gl_lock *l)
+{
+    if (l->count_fd >= 0 && l->counting) {
+        flock(l->count_fd, LOCK_UN);
+        note(0, "released", now_s() - counting_at);
+    }
+    l->counting = 0;
+}
+
 void gl_close(gl_lock *l)
 {
-    if (l->lock_fd >= 0)
-        close(l->lock_fd);
-    if (l->turn_fd >= 0)
-        close(l->turn_fd);
+    int fd[3] = {l->lock_fd, l->turn_fd, l->count_fd};
+    for (int i = 0; i < 3; ++i)
+        if (fd[i] >= 0)
+            close(fd[i]);
     *l = GL_NONE;
 }
 
 void gl_format(const gl_lock *l, char *buf, unsigned long size)
 {
-    snprintf(buf, size, "%d:%d", l->lock_fd, l->turn_fd);
+    snprintf(buf, size, "%d:%d:%d", l->lock_fd, l->turn_fd, l->count_fd);
 }
 
 int gl_parse(const char *text, gl_lock *l)
 {
-    char *end;
-    long a = strtol(text, &end, 10), b;
-    if (end == text || *end != ':' || a < 0 || a > 1 << 20)
-        return -1;
-    const char *second = end + 1;
-    b = strtol(second, &end, 10);
-    if (end == second || *end || b < 0 || b > 1 << 20)
-        return -1;
-    *l = (gl_lock){(int)a, (int)b, 0};
+    long v[3];
+    const char *p = text;
+    for (int i = 0; i < 3; ++i) {
+        char *end;
+        v[i] = strtol(p, &end, 10);
+        if (end == p || *end != (i < 2 ? ':' : '\0') || v[i] < 0 || v[i] > 1 << 20)
+            return -1;
+        p = end + 1;
+    }
+    *l = (gl_lock){(int)v[0], (int)v[1], (int)v[2], 0, 0};
     return 0;
 }

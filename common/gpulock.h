@@ -6,6 +6,11 @@
  * files: the lock and a turnstile, which a waiting exclusive holder keeps, so that new shared
  * holders queue behind it instead of starving it.
  *
+ * A third file is the counters' own lock: one process at a time reads counters that CUPTI counts
+ * by patching the kernel's instructions (what that kernel did, whatever else runs), with the GPU
+ * shared, as CUPTI's profiler needs (beside another process's counting it fails with
+ * CUPTI_ERROR_HARDWARE_BUSY).
+ *
  * The files are unlinked as soon as they are open: only processes handed a descriptor can take
  * the lock, never a student's program that finds a path (the recording, the one child that runs
  * the student's host code, gets none; its parent holds the lock shared for it).
@@ -18,16 +23,17 @@ extern "C" {
 #endif
 
 typedef struct gl_lock {
-    int lock_fd, turn_fd; /* -1 when there is no lock: every call below then does nothing */
-    int held;             /* 0, GL_SHARED or GL_EXCLUSIVE */
+    int lock_fd, turn_fd, count_fd; /* -1 when there is no lock: every call below does nothing */
+    int held;                       /* 0, GL_SHARED or GL_EXCLUSIVE */
+    int counting;                   /* the counters' lock is held */
 } gl_lock;
 
 enum { GL_SHARED = 1, GL_EXCLUSIVE = 2 };
 
 /* A lock that takes nothing: what a process handed no lock uses. */
-#define GL_NONE ((gl_lock){-1, -1, 0})
+#define GL_NONE ((gl_lock){-1, -1, -1, 0, 0})
 
-/* Makes a new lock with its two files in dir (then unlinked), the descriptors close-on-exec.
+/* Makes a new lock with its three files in dir (then unlinked), the descriptors close-on-exec.
  * Returns 0, or -1 with errno set (*l is then GL_NONE). */
 int gl_create(const char *dir, gl_lock *l);
 
@@ -42,8 +48,15 @@ int gl_open(const gl_lock *from, gl_lock *own);
  * nothing is held), -1 on an error with errno set. */
 int gl_take(gl_lock *l, int how, double wait_s);
 
-/* Gives up what it holds (also what ending the process does). */
+/* Gives up what it holds of the GPU lock (also what ending the process does). */
 void gl_release(gl_lock *l);
+
+/* Takes the counters' lock, giving up what it held of the GPU lock first (a process waiting to
+ * count never keeps the GPU from an exclusive holder), waiting at most wait_s seconds (< 0: as
+ * long as it takes); returns as gl_take. The GPU lock is then taken again as the caller needs
+ * it. gl_release_counting gives it up (ending the process does too). */
+int gl_take_counting(gl_lock *l, double wait_s);
+void gl_release_counting(gl_lock *l);
 
 /* Closes the descriptors (the lock is given up with them) and makes *l GL_NONE. */
 void gl_close(gl_lock *l);
@@ -58,8 +71,8 @@ void gl_tag(const char *what);
  * tests/gpu/lock_timeline.py's table of where a child's time goes. Nothing otherwise. */
 void gl_phase(const char *name);
 
-/* "FD:FD", the descriptors for a child's command line, and its reverse; parse returns 0, or -1
- * when text is not two descriptor numbers. */
+/* "FD:FD:FD", the descriptors for a child's command line, and its reverse; parse returns 0, or
+ * -1 when text is not three descriptor numbers. */
 void gl_format(const gl_lock *l, char *buf, unsigned long size);
 int gl_parse(const char *text, gl_lock *l);
 

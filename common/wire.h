@@ -83,11 +83,12 @@ typedef struct wi_args {
     uint64_t seed;
     int no_timing;       /* WI_RUN: save the outputs, time nothing */
     int shared_counters; /* WI_COUNTERS (and WI_RUN's counters): shared-memory bank conflicts */
-    /* WI_RUN: after the timing, the counters engine in the same process, its result and
-     * outputs in this folder as a WI_COUNTERS child leaves them; NULL: no counters. */
+    /* WI_RUN: the counters engine in the same process (after the timing; before it, with the
+     * GPU shared, where the child is handed a lock and the lab's counters allow), its result
+     * and outputs in this folder as a WI_COUNTERS child leaves them; NULL: no counters. */
     const char *counters_dir;
-    /* The replays: the GPU lock of labs graded side by side, "FD:FD" of descriptors the child
-     * inherits (gpulock.h); NULL: none, the GPU is the child's alone. */
+    /* The replays: the GPU lock of labs graded side by side, "FD:FD:FD" of descriptors the
+     * child inherits (gpulock.h); NULL: none, the GPU is the child's alone. */
     const char *gpu_lock;
     /* Started early (ch_start_early), the child reads its go from this inherited descriptor
      * ("FD") once it has set itself up: one line naming the folder its relative paths resolve
@@ -99,6 +100,9 @@ typedef struct wi_args {
 /* How long a replay waits for the GPU lock before it gives up with CL_EXIT_GPU_BUSY (its
  * parent then runs it again with the GPU to itself). */
 #define WI_GPU_WAIT_S 10.0
+/* What a child handed the lock may wait in all, beside its own time (child.c first_run): its
+ * four limited takes and its retake after measuring. */
+#define WI_GPU_WAIT_S_BESIDE (5 * WI_GPU_WAIT_S)
 
 #define WI_MAX_ARGV 24
 /* Writes the command line for a into argv (program first, NULL last), the seed's digits into

@@ -56,7 +56,8 @@ int bd_compile(const char *source, const char *output, const bd_options *opt, rn
                      .max_file_bytes = (size_t)1 << 30,
                      .max_memory_bytes = (size_t)16 << 30,
                      .sandbox = opt->sandbox,
-                     .env_add = opt->env};
+                     .env_add = opt->env,
+                     .stop_fd = opt->stop_fd};
     if (rn_run(argv, &ro, res) != 0)
         return -1;
     return res->status == RN_EXITED && res->exit_code == 0 ? 0 : 1;

@@ -20,6 +20,8 @@ typedef struct bd_options {
     double timeout_s;
     const struct sb_policy *sandbox; /* confines nvcc (sandbox.h); NULL: unconfined */
     const char **env;                /* "NAME=value" entries for nvcc's environment, or NULL */
+    const int *stop_fd; /* once readable (a byte, or its writer closed), nvcc is stopped and the
+                           compile fails (runner.h); NULL: none */
 } bd_options;
 
 /* Compiles source into output (a .so) with -lineinfo and the shared CUDA runtime. Returns 0

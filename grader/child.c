@@ -75,14 +75,15 @@ static int clean(const rn_result *r)
 }
 
 /* How a child runs first: beside other gradings (a GPU lock), a replay is handed the lock
- * and the time limit also covers the waits: at most WI_GPU_WAIT_S at each of a replay's two
- * limited takes of the lock, as much again for its retake after measuring (which has no
- * limit), and a quarter more for a GPU shared with others. What still runs out of that time is
- * not run again: a kernel that hangs costs its own slot the longer limit, never the whole GPU
- * a second one. keep gets the descriptors it inherits (-1 ended, room for 4), fds the lock's
- * on its command line. Returns 1 when the grader holds the lock for it instead (the
- * recording), 0 otherwise. */
-static int first_run(const ch_request *req, ch_request *beside, wi_args *args, int keep[4],
+ * and the time limit also covers the waits (WI_GPU_WAIT_S_BESIDE): at most WI_GPU_WAIT_S at
+ * each of a run child's four limited takes (the GPU shared, the counters' lock, the GPU shared
+ * again, then alone), as much again for its retake after measuring (which has no limit), and a
+ * quarter more for a GPU shared with others. What still runs out of that time is not run
+ * again: a kernel that hangs costs its own slot the longer limit, never the whole GPU a second
+ * one. keep gets the descriptors it inherits (-1 ended, room for 5: the lock's three, an early
+ * child's go, the end), fds the lock's on its command line. Returns 1 when the grader holds the
+ * lock for it instead (the recording), 0 otherwise. */
+static int first_run(const ch_request *req, ch_request *beside, wi_args *args, int keep[5],
                      char fds[32])
 {
     *beside = *req;
@@ -91,14 +92,15 @@ static int first_run(const ch_request *req, ch_request *beside, wi_args *args, i
     gl_lock *gpu = req->gpu;
     if (!gpu || gpu->lock_fd < 0)
         return 0;
-    beside->timeout_s = req->timeout_s * 1.25 + 3 * WI_GPU_WAIT_S;
+    beside->timeout_s = req->timeout_s * 1.25 + WI_GPU_WAIT_S_BESIDE;
     if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS)
         return 1;
     gl_format(gpu, fds, 32);
     args->gpu_lock = fds;
     keep[0] = gpu->lock_fd;
     keep[1] = gpu->turn_fd;
-    keep[2] = -1;
+    keep[2] = gpu->count_fd;
+    keep[3] = -1;
     return 0;
 }
 
@@ -120,7 +122,7 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
 {
     ch_request beside;
     wi_args args;
-    int keep[4];
+    int keep[5];
     char fds[32];
     int rc = first_run(req, &beside, &args, keep, fds)
                  ? run_holding(worker, &beside, GL_SHARED, r)
@@ -158,7 +160,7 @@ static void *early_thread(void *arg)
     ch_early *e = arg;
     ch_request beside;
     wi_args args;
-    int keep[4];
+    int keep[5];
     char fds[32], go[16];
     first_run(&e->req, &beside, &args, keep, fds); /* started early: never held for it */
     snprintf(go, sizeof go, "%d", e->fwd[0]);

@@ -424,21 +424,11 @@ static int holds_key(const char *entry, const char *key, size_t size)
     return same;
 }
 
-/* A hit: the entry's outputs copied into the work folder and *note read; 0, else -1. */
-static int from_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
-                      char *entry, size_t entry_size, compile_note *note)
+/* Reads an entry's note (its log, its run and seconds) into *note. */
+static void read_note(const char *entry, compile_note *note)
 {
-    snprintf(entry, entry_size, "%s/%016llx", cfg->compile_cache,
-             (unsigned long long)fnv1a(key, size));
-    if (!holds_key(entry, key, size))
-        return -1;
     char path[4500], why[64];
     size_t n = 0;
-    utimensat(AT_FDCWD, entry, NULL, 0); /* used now: the last to be pruned */
-    snprintf(path, sizeof path, "%s/kernel.fatbin", f->keep);
-    if (make_dir(f->keep) != 0 || copy_outputs(f, entry, 0) != 0 || access(path, R_OK) != 0 ||
-        access(f->so, R_OK) != 0)
-        return -1; /* a spoiled or vanishing entry: compiled again */
     snprintf(path, sizeof path, "%s/log", entry);
     note->log = wi_read_bytes(path, (size_t)64 << 10, &n, why, sizeof why);
     snprintf(path, sizeof path, "%s/made", entry);
@@ -446,6 +436,36 @@ static int from_cache(const gr_config *cfg, const lab_files *f, const char *key,
     if (!made || sscanf(made, "%63s %lf", note->run, &note->seconds) != 2)
         note->run[0] = '\0';
     free(made);
+}
+
+/* A hit: the entry's outputs copied into the work folder and *note read; 0. A file nvcc
+ * rejected (or ran out of time on) in this same run (a compile ahead's, to_cache): 1, *note
+ * holding its messages.
+ * Else -1: a rejection is never taken from another run (it could have been the machine's: a
+ * full disk), and a spoiled or vanishing entry is compiled again. */
+static int from_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
+                      char *entry, size_t entry_size, compile_note *note)
+{
+    snprintf(entry, entry_size, "%s/%016llx", cfg->compile_cache,
+             (unsigned long long)fnv1a(key, size));
+    if (!holds_key(entry, key, size))
+        return -1;
+    char path[4500];
+    snprintf(path, sizeof path, "%s/rejected", entry);
+    if (access(path, F_OK) == 0) {
+        read_note(entry, note);
+        if (cfg->run_id && !strcmp(note->run, cfg->run_id))
+            return 1;
+        free(note->log);
+        note->log = NULL;
+        return -1;
+    }
+    utimensat(AT_FDCWD, entry, NULL, 0); /* used now: the last to be pruned */
+    snprintf(path, sizeof path, "%s/kernel.fatbin", f->keep);
+    if (make_dir(f->keep) != 0 || copy_outputs(f, entry, 0) != 0 || access(path, R_OK) != 0 ||
+        access(f->so, R_OK) != 0)
+        return -1;
+    read_note(entry, note);
     return 0;
 }
 
@@ -497,17 +517,23 @@ static void prune_cache(const char *cache, unsigned keep)
     free(e);
 }
 
-/* After a compile that worked: its outputs and note stored under entry, whole or not at all. */
+/* After a compile that worked: its outputs and note stored under entry, whole or not at all.
+ * After one whose file nvcc rejected or that ran out of time (rejected): its note alone, and a
+ * mark that says so, for gr_grade_lab to report a compile ahead's errors in the same run
+ * (from_cache). */
 static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, size_t size,
-                     const char *entry, const char *log, double seconds)
+                     const char *entry, const char *log, double seconds, int rejected)
 {
     char tmp[4400];
     snprintf(tmp, sizeof tmp, "%s/new-XXXXXX", cfg->compile_cache);
     if (make_dir(cfg->compile_cache) != 0 || !mkdtemp(tmp))
         return;
     char path[4500];
+    snprintf(path, sizeof path, "%s/rejected", tmp);
+    FILE *mark = rejected ? fopen(path, "wb") : NULL;
+    int stored = rejected ? mark && fclose(mark) == 0 : copy_outputs(f, tmp, 1) == 0;
     snprintf(path, sizeof path, "%s/log", tmp);
-    FILE *l = copy_outputs(f, tmp, 1) == 0 ? fopen(path, "wb") : NULL;
+    FILE *l = stored ? fopen(path, "wb") : NULL;
     int ok = l && fputs(log ? log : "", l) >= 0;
     if (l && fclose(l) != 0)
         ok = 0;
@@ -542,8 +568,43 @@ static void to_cache(const gr_config *cfg, const lab_files *f, const char *key, 
         prune_cache(cfg->compile_cache, cfg->compile_cache_keep);
 }
 
+/* nvcc names the grader's copy of the kernel (WORK/src/kernel.cu, or a compile ahead's, or an
+ * earlier run's, for a log from the cache): each such path in log becomes the one the student
+ * knows, shown. Returns the new log (log freed), or log where there is nothing to rename. */
+static char *with_student_path(char *log, const char *shown)
+{
+    static const char copy[] = "/src/kernel.cu";
+    if (!log || !strstr(log, copy))
+        return log;
+    char *out = NULL;
+    size_t size = 0;
+    FILE *m = open_memstream(&out, &size);
+    if (!m)
+        return log;
+    const char *p = log;
+    for (const char *hit; (hit = strstr(p, copy));) {
+        const char *end = hit + sizeof copy - 1, *start = hit;
+        while (start > p && !strchr(" \t\n\"'", start[-1]))
+            --start;
+        fwrite(p, 1, (size_t)(start - p), m);
+        if (*start == '/')
+            fputs(shown, m);
+        else
+            fwrite(start, 1, (size_t)(end - start), m);
+        p = end;
+    }
+    fputs(p, m);
+    if (fclose(m) != 0) {
+        free(out);
+        return log;
+    }
+    free(log);
+    return out;
+}
+
+/* With announced, its "compiling" line was printed already (a compile ahead waited for). */
 static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
-                          const lab_files *f)
+                          const lab_files *f, int announced)
 {
     static sb_policy policy;
     static char toolkit[PATH_MAX];
@@ -558,18 +619,32 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
                      .workdir = f->src,
                      .timeout_s = cfg->compile_timeout_s,
                      .sandbox = &policy,
-                     .env = env};
+                     .env = env,
+                     .stop_fd = cfg->compile_stop_fd};
     rn_result r;
     char *key = NULL, entry[4400] = "";
     size_t key_size = 0;
     compile_note note = {0};
-    if (cfg->compile_cache && (key = compile_key(cfg, f, &key_size)) &&
-        from_cache(cfg, f, key, key_size, entry, sizeof entry, &note) == 0) {
+    int hit = -1;
+    if (cfg->compile_cache && (key = compile_key(cfg, f, &key_size)))
+        hit = from_cache(cfg, f, key, key_size, entry, sizeof entry, &note);
+    if (hit == 1) { /* rejected by a compile ahead in this run: its messages */
+        if (!announced)
+            progress(cfg, _("[%s] compiled %s (ahead of its grading)\n"), spec->id, o->kernel_path);
+        free(key);
+        o->compile_log = note.log ? note.log : calloc(1, 1);
+        if (o->compile_log)
+            wi_clean_text(o->compile_log);
+        o->compile_log = with_student_path(o->compile_log, o->kernel_path);
+        o->compile_s = note.seconds;
+        return 1;
+    }
+    if (hit == 0) {
         /* Compiled ahead in this run (gr_compile_ahead), or by an earlier one. */
         int ahead = cfg->run_id && !strcmp(note.run, cfg->run_id);
-        if (ahead)
+        if (ahead && !announced) /* with announced, its "compiling" line was printed */
             progress(cfg, _("[%s] compiled %s (ahead of its grading)\n"), spec->id, o->kernel_path);
-        else
+        else if (!ahead)
             progress(cfg,
                      _("[%s] %s: compiled before (the same file, header, flags and toolkit)\n"),
                      spec->id, o->kernel_path);
@@ -577,12 +652,14 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
         o->compile_log = note.log ? note.log : calloc(1, 1);
         if (o->compile_log)
             wi_clean_text(o->compile_log);
+        o->compile_log = with_student_path(o->compile_log, o->kernel_path);
         o->compiled = 1;
         o->compile_cached = !ahead;
         o->compile_s = ahead ? note.seconds : 0;
         return 0;
     }
-    progress(cfg, _("[%s] compiling %s\n"), spec->id, o->kernel_path);
+    if (!announced)
+        progress(cfg, _("[%s] compiling %s\n"), spec->id, o->kernel_path);
     if (make_dir(f->keep) != 0) {
         free(key);
         return -1;
@@ -591,9 +668,6 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     o->compile_s = r.elapsed_s;
     o->compile_log = take_output(&r);
     wi_clean_text(o->compile_log);
-    if (rc == 0 && key && entry[0])
-        to_cache(cfg, f, key, key_size, entry, o->compile_log, o->compile_s);
-    free(key);
     if (rc != 0 && r.status == RN_TIMED_OUT) {
         free(o->compile_log);
         o->compile_log = strdup(_("nvcc did not finish in time\n"));
@@ -604,6 +678,16 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
         free(o->compile_log);
         o->compile_log = strdup(line);
     }
+    /* nvcc's own rejection of the file is stored too, and a compile that ran out of time (a
+     * compile ahead's is not run again in the same run: a file that makes nvcc hang costs the
+     * limit once); not one stopped or that could not start. Stored as nvcc wrote it; shown
+     * under the student's name for the file. */
+    int rejected = rc == 1 && !r.stopped &&
+                   ((r.status == RN_EXITED && r.exit_code != 0) || r.status == RN_TIMED_OUT);
+    if ((rc == 0 || rejected) && key && entry[0])
+        to_cache(cfg, f, key, key_size, entry, o->compile_log, o->compile_s, rejected);
+    free(key);
+    o->compile_log = with_student_path(o->compile_log, o->kernel_path);
     rn_result_free(&r);
     o->compiled = rc == 0;
     return rc;
@@ -676,7 +760,7 @@ static wi_record full_record, small_record, check_records[CL_MAX_CHECK_SHAPES];
  * each as long as it may take beside other gradings, and some. */
 static double early_wait_s(const gr_config *cfg)
 {
-    return cfg->compile_timeout_s + 1.25 * cfg->run_timeout_s + 3 * WI_GPU_WAIT_S + 30.0;
+    return cfg->compile_timeout_s + 1.25 * cfg->run_timeout_s + WI_GPU_WAIT_S_BESIDE + 30.0;
 }
 
 /* The recording's child: its request, and the policy and environment that request points to.
@@ -1682,7 +1766,7 @@ int gr_precompile(const gr_config *cfg, const lab_spec *spec, const char *workdi
     files_in(workdir, &f);
     int rc = cfg->compile_cache && cfg->kernel && make_dir(workdir) == 0 &&
                      isolate_source(cfg, spec, cfg->kernel, &f, &o) == 0 &&
-                     compile_kernel(cfg, spec, &o, &f) == 0
+                     compile_kernel(cfg, spec, &o, &f, 0) == 0
                  ? 0
                  : -1;
     oc_free(&o);
@@ -1831,8 +1915,20 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
             if (cfg->early_recording)
                 record_early(cfg, &f, &rec);
         }
-        int compiled =
-            isolate_source(cfg, spec, source, &f, o) == 0 && compile_kernel(cfg, spec, o, &f) == 0;
+        int announced = 0;
+        if (cfg->compiling && *cfg->compiling) {
+            /* Compiling since before the probe, into the cache this compile looks in. */
+            siginfo_t si = {0};
+            if (waitid(P_PID, (id_t)*cfg->compiling, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+                si.si_pid == 0) { /* still at it */
+                progress(cfg, _("[%s] compiling %s\n"), spec->id, o->kernel_path);
+                announced = 1;
+            }
+            gr_wait_ahead(*cfg->compiling);
+            *cfg->compiling = 0;
+        }
+        int compiled = isolate_source(cfg, spec, source, &f, o) == 0 &&
+                       compile_kernel(cfg, spec, o, &f, announced) == 0;
         step_done(spec, "compile");
         if (compiled) {
             /* The CPU reference of the graded problem, on a thread while the kernel is

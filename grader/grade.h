@@ -53,6 +53,12 @@ typedef struct gr_config {
     /* Check the graded problem's outputs as soon as the run child has saved them, while it
      * still measures (early_check.h); 0: once it has ended. */
     int early_checks;
+    /* The lab's compile, started before the probe into compile_cache (main.c,
+     * compile_before_probe): gr_grade_lab waits for it before its compile looks there, and
+     * sets it to 0. NULL or 0: none. */
+    pid_t *compiling;
+    /* Compiles stop once this descriptor is readable (bd_options.stop_fd); NULL: never. */
+    const int *compile_stop_fd;
 } gr_config;
 
 /* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev

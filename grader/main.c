@@ -12,6 +12,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <libgen.h>
 #include <limits.h>
@@ -101,6 +102,13 @@ typedef struct session {
     char base[32];  /* the work folder, removed at the end unless --keep */
     unsigned slots; /* labs graded at once (pool_slots, once the GPU is known); 0 or 1: one */
     gl_lock gpu;    /* their GPU lock, made with the first side-by-side grading */
+    /* A lab graded alone, compiled while the probe starts CUDA (compile_before_probe): the
+     * compile's child (0: none, or waited for), the architecture and the cache it compiles for,
+     * and our end of its stop socket (a byte sent: it stops). */
+    pid_t early;
+    char early_arch[16];
+    char early_cache[PATH_MAX + 32];
+    int early_stop;
 } session;
 
 static int cmd_list(session *s)
@@ -420,22 +428,107 @@ static void report(const session *s, FILE *out, const di_info *dev, const oc_out
  * write there (a folder of its own, not a link, that no one else may write in); with --no-cache,
  * where it may not, or when this run wants none of an earlier run's (!lasting), a folder of this
  * run's alone, where the labs compiled ahead of their grading are found. Only where the
- * recording is confined: the student's host code could otherwise write into it. */
+ * recording is confined: the student's host code could otherwise write into it (choose_cache).
+ * cache_place writes where into buf, 1 for the lasting one. */
+static int cache_place(const session *s, int lasting, char *buf, size_t size)
+{
+    struct stat st;
+    snprintf(buf, size, "%s/grade-cache", s->tracer_dir);
+    if (lasting && !s->opt->no_cache && (mkdir(buf, 0700) == 0 || errno == EEXIST) &&
+        lstat(buf, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+        (st.st_mode & 077) == 0 && access(buf, W_OK) == 0)
+        return 1;
+    snprintf(buf, size, "%s/compiled", s->base);
+    return 0;
+}
+
 static void choose_cache(session *s, int lasting)
 {
     if (!s->cfg.confine_recording)
         return;
-    struct stat st;
-    snprintf(s->cache, sizeof s->cache, "%s/grade-cache", s->tracer_dir);
-    if (lasting && !s->opt->no_cache && (mkdir(s->cache, 0700) == 0 || errno == EEXIST) &&
-        lstat(s->cache, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-        (st.st_mode & 077) == 0 && access(s->cache, W_OK) == 0) {
-        s->cfg.compile_cache = s->cache;
+    if (cache_place(s, lasting, s->cache, sizeof s->cache))
         s->cfg.compile_cache_keep = CACHE_KEEP;
+    s->cfg.compile_cache = s->cache;
+}
+
+/* The architecture this grader was built for, where it was built for one (CMake's
+ * CMAKE_CUDA_ARCHITECTURES, Makefile.student's ARCH: the GPU of the machine that built it),
+ * as "sm_XY"; NULL otherwise. */
+static const char *built_arch(void)
+{
+#ifdef CL_BUILT_ARCH
+    const char *a = CL_BUILT_ARCH;
+    if (!strncmp(a, "sm_", 3) && a[3] && strspn(a + 3, "0123456789") == strlen(a + 3))
+        return a;
+#endif
+    return NULL;
+}
+
+/* A lab graded alone starts its compile before the probe, which takes a quarter of a second to
+ * start CUDA (tests/gpu/RESULTS.md, thirteenth session), where nvcc's architecture is known
+ * without it (--arch, or the one this grader was built for) and Landlock may confine the
+ * recording: a compile ahead (gr_compile_ahead) into the cache choose_cache will choose if it
+ * does. Nothing of the student's runs in it. The probe's answer decides whether its result is
+ * used (early_compile_settle); it is stopped otherwise. */
+static void compile_before_probe(session *s)
+{
+    const char *arch = strcmp(s->cfg.arch, "native") ? s->cfg.arch : built_arch();
+    /* Its stop: a byte on a socket (the compile's child holds both ends, so closing ours
+     * would not do; and a socket, unlike a pipe, is written without SIGPIPE once it is gone). */
+    int stop[2];
+    if (s->nlabs != 1 || !arch || sb_abi() < 1 ||
+        socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, stop) != 0)
+        return;
+    gr_config c = s->cfg;
+    snprintf(s->early_arch, sizeof s->early_arch, "%s", arch);
+    c.arch = s->early_arch;
+    if (cache_place(s, 1, s->early_cache, sizeof s->early_cache))
+        c.compile_cache_keep = CACHE_KEEP;
+    c.compile_cache = s->early_cache;
+    c.compile_stop_fd = &stop[0];
+    char dir[PATH_MAX], kernel[4096];
+    snprintf(dir, sizeof dir, "%s/early", s->base);
+    if (s->cfg.kernel)
+        snprintf(kernel, sizeof kernel, "%s", s->cfg.kernel);
+    else
+        gr_default_kernel(&s->cfg, s->labs[0], kernel, sizeof kernel);
+    s->early = gr_compile_ahead(&c, s->labs[0], dir, kernel, NULL, 0);
+    close(stop[0]);
+    s->early_stop = stop[1];
+    if (!s->early) {
+        close(stop[1]);
+        s->early_stop = -1;
+    }
+}
+
+/* Stops the early compile where it still runs and waits for it. */
+static void early_compile_end(session *s)
+{
+    if (s->early && s->early_stop >= 0) {
+        ssize_t said = send(s->early_stop, "s", 1, MSG_NOSIGNAL); /* fails where it has ended */
+        (void)said;
+    }
+    if (s->early_stop >= 0)
+        close(s->early_stop);
+    s->early_stop = -1;
+    if (s->early)
+        gr_wait_ahead(s->early);
+    s->early = 0;
+    s->cfg.compiling = NULL;
+}
+
+/* Once the probe has answered: the early compile is used where it compiled for the probed
+ * GPU into the cache chosen (s->cfg.compiling then names it), else stopped and waited for. */
+static void early_compile_settle(session *s, int gpu)
+{
+    if (!s->early)
+        return;
+    if (gpu && s->cfg.compile_cache && !strcmp(s->cfg.compile_cache, s->early_cache) &&
+        !strcmp(s->cfg.arch, s->early_arch)) {
+        s->cfg.compiling = &s->early;
         return;
     }
-    snprintf(s->cache, sizeof s->cache, "%s/compiled", s->base);
-    s->cfg.compile_cache = s->cache;
+    early_compile_end(s);
 }
 
 /* Starts the compile of lab i ahead of its grading (gr_compile_ahead), when several are
@@ -582,9 +675,13 @@ static int cmd_grade(session *s)
     const cli_options *opt = s->opt;
     FILE *out = s->out;
     di_info dev;
-    if (!gpu_ready(s, &dev))
+    compile_before_probe(s);
+    int gpu = gpu_ready(s, &dev);
+    if (gpu)
+        choose_cache(s, 1);
+    early_compile_settle(s, gpu);
+    if (!gpu)
         return CL_EXIT_ENV;
-    choose_cache(s, 1);
     if (opt->format == CLI_TEXT)
         fprintf(out, _("grading on %s (compute capability %d.%d), seed %llu\n"), dev.name,
                 dev.cc_major, dev.cc_minor, (unsigned long long)s->cfg.seed);
@@ -592,6 +689,7 @@ static int cmd_grade(session *s)
     if (!outcomes)
         die(CL_EXIT_ENV, "%s", "out of memory");
     grade_labs(s, outcomes, opt->format == CLI_TEXT);
+    early_compile_end(s);
     report(s, out, &dev, outcomes);
     rp_counts c = rp_count(outcomes, s->nlabs);
     for (size_t i = 0; i < s->nlabs; ++i)
@@ -816,7 +914,7 @@ int main(int argc, char **argv)
     /* Whatever a child leaves running comes back to us, to be stopped (runner.h). */
     rn_adopt_orphans();
     load_course(&opt);
-    session s = {.opt = &opt, .out = stdout, .gpu = GL_NONE};
+    session s = {.opt = &opt, .out = stdout, .gpu = GL_NONE, .early_stop = -1};
     for (size_t i = 0; i < sizeof actions / sizeof actions[0]; ++i)
         if (actions[i].action == opt.action)
             return actions[i].children ? run_with_children(&s, actions[i].run) : actions[i].run(&s);

@@ -52,7 +52,7 @@ static const struct {
 
 /* The GPU lock this replay was handed (gpulock.h), its own open file; GL_NONE when the GPU is
  * this process's alone. */
-static gl_lock gpu = {-1, -1, 0};
+static gl_lock gpu = {-1, -1, -1, 0, 0};
 
 /* At exit: the lock is given up with the process anyway; this notes it in the timeline. */
 static void release_gpu(void)
@@ -734,16 +734,17 @@ static int counter_level(const wk_job *job)
 }
 
 /* The counters engine: one replay under CUPTI's range profiler, set up (cs, ct_open) before
- * the GPU was held exclusively by the caller, and the lock given back to shared as soon as
- * the GPU has counted; its result in job's folder. The profiler replays each kernel and
- * restores memory between passes: what is left is one run's outputs, saved beside it for the
- * grader to check. */
+ * the GPU was held exclusively (or the counters' lock taken) by the caller, and the lock given
+ * back to shared (the counters' lock given up) as soon as the GPU has counted; its result in
+ * job's folder. The profiler replays each kernel and restores memory between passes: what is
+ * left is one run's outputs, saved beside it for the grader to check. */
 static void profile(const wk_job *job, const wk_lab *lab, void *state, const work *w,
                     ct_session *cs, wi_result *res)
 {
     res->has_counters = 1;
     ct_count(cs, w->run, w->ctx, &res->counters);
     gl_phase("profile");
+    gl_release_counting(&gpu);    /* counted (where it held the counters' lock): the next may */
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
     ct_close(cs, &res->counters); /* the values, from what was counted: host work */
     gl_phase("evaluate");
@@ -762,7 +763,7 @@ static void profile(const wk_job *job, const wk_lab *lab, void *state, const wor
  * while the lab is set up and replayed for correctness (host work: the metrics' configuration
  * for this chip), counters_ready waits for it, and count_after profiles from poisoned outputs
  * and freshly loaded device code, as a child of their own would start, with the GPU held
- * exclusively by the caller. */
+ * exclusively by the caller, or shared under the counters' lock (count_beside). */
 static struct {
     wi_result counted;
     int level;
@@ -808,10 +809,42 @@ static void count_after(const wk_job *job, const wk_lab *lab, void *state, const
     profile(&cj, lab, state, w, cs, &setup.counted);
 }
 
-/* WI_RUN: one replay for correctness, then (unless told not to) the timing engine, and (when
- * asked) the counters engine. What was timed must compute too: where the lab can reset its
- * outputs, they are poisoned again and one more replay's outputs are saved over the first's,
- * for the grader to check. Then one replay on each of the lab's check shapes. */
+/* Whether the counters are read with the GPU shared, under the counters' own lock
+ * (gl_take_counting): beside other gradings (a lock), where the lab reads only counters that
+ * CUPTI counts by patching the kernel's instructions (CT_GLOBAL: every metric smsp__sass_*),
+ * which count what that kernel did whatever else runs. Hardware counters (shared memory's bank
+ * conflicts, the DRAM's bytes) are read with the GPU held alone. */
+static int count_beside(const wk_job *job)
+{
+    return job->counters_dir && gpu.count_fd >= 0 && counter_level(job) == CT_GLOBAL;
+}
+
+/* Takes the counters' lock, then the GPU shared again: 1. 0 where either was not free in
+ * time (the GPU shared again then, the counters' lock not held): the counters are read with
+ * the GPU held alone instead. As use_gpu when the lock is unusable. */
+static int use_counting(void)
+{
+    int rc = gl_take_counting(&gpu, WI_GPU_WAIT_S);
+    if (rc == 0)
+        rc = gl_take(&gpu, GL_SHARED, WI_GPU_WAIT_S);
+    if (rc == 0)
+        return 1;
+    gl_release_counting(&gpu);
+    if (rc > 0) {
+        use_gpu(GL_SHARED);
+        return 0;
+    }
+    fprintf(stderr, "the GPU lock was unusable\n");
+    fflush(NULL);
+    _exit(CL_EXIT_GPU_BUSY);
+}
+
+/* WI_RUN: one replay for correctness, then (when asked) the counters engine and (unless told
+ * not to) the timing engine: beside other gradings, counters that need no exclusive hold are
+ * read first, with the GPU shared (count_beside), so that the exclusive hold is the timing's
+ * alone. What was timed must compute too: where the lab can reset its outputs, they are
+ * poisoned again and one more replay's outputs are saved over the first's, for the grader to
+ * check. Then one replay on each of the lab's check shapes. */
 static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     if (job->counters_dir)
@@ -821,14 +854,29 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
     run_once(job, lab, state, &w, res);
     write_result(job, res);
     ct_session *cs = job->counters_dir ? counters_ready() : NULL;
-    if (!job->no_timing || job->counters_dir)
+    int beside = count_beside(job) && use_counting();
+    if (beside) {
+        count_after(job, lab, state, &w, cs); /* gives the counters' lock up once counted */
+        if (setup.counted.counters.status == WI_ENGINE_FAILED) {
+            /* Whatever it was (another process's profiler, which the lock does not keep out:
+             * a student's recording beside it among them), nothing that failed beside others
+             * counts before it failed with the GPU held alone, where no recording runs: the
+             * counters are read again after the timing, as where they cannot be beside. */
+            fprintf(stderr, "the counters failed beside other gradings (%s): read again alone\n",
+                    setup.counted.counters.why);
+            memset(&setup.counted.counters, 0, sizeof setup.counted.counters);
+            cs = ct_open(counter_level(job), &setup.counted.counters);
+            beside = 0;
+        }
+    }
+    if (!job->no_timing || (job->counters_dir && !beside))
         use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is measured */
     if (!job->no_timing) {
         res->has_timing = 1;
         time_all(job, lab, state, &w, &res->timing);
         gl_phase("timing");
     }
-    if (job->counters_dir)
+    if (job->counters_dir && !beside)
         count_after(job, lab, state, &w, cs); /* gives the lock back to shared */
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
     say_measured();
@@ -990,7 +1038,7 @@ int main(int argc, char **argv)
     if (a.gpu_lock) {
         gl_lock inherited;
         if (gl_parse(a.gpu_lock, &inherited) != 0)
-            return usage("--gpu-lock is not FD:FD");
+            return usage("--gpu-lock is not FD:FD:FD");
         if (gl_open(&inherited, &gpu) != 0) {
             fprintf(stderr, "cannot open the GPU lock %s\n", a.gpu_lock);
             return CL_EXIT_GPU_BUSY;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where side-by-side grading waits: reads the GPU lock's timeline (GRADE_LOCK_LOG, gpulock.h)
 and prints, for the whole run, how long the GPU was held alone (the measured sections), shared,
-or by nobody, and for each kind of holder ("run 01", "record 03 (for it)") its waits and holds.
+or by nobody, and for each kind of holder ("run 01", "record 03 (for it)") its waits and holds
+of the GPU lock (SH, EX) and of the counters' lock (CT).
     GRADE_LOCK_LOG=/tmp/lock.log build/grade --solution; tests/gpu/lock_timeline.py /tmp/lock.log
 A measurement, not a test."""
 import sys
@@ -32,16 +33,18 @@ def main(path):
     waits, holds, counts = defaultdict(float), defaultdict(float), defaultdict(int)
     for t, pid, how, event, tag, seconds in events:
         kind = tag.split(" ")[0] + (" (for it)" if "(for it)" in tag else "")
+        lock = (pid, how == "CT")  # the counters' lock (CT) is held beside the GPU lock
         if event == "taken":
-            open_at[pid] = (t, how, kind)
+            open_at[lock] = (t, how, kind)
             waits[(kind, how)] += seconds
             counts[(kind, how)] += 1
-        elif event == "released" and pid in open_at:
-            t0, h, k = open_at.pop(pid)
+        elif event == "released" and lock in open_at:
+            t0, h, k = open_at.pop(lock)
             intervals.append((t0, t, h))
             holds[(k, h)] += t - t0
-    # Sweep: at each moment, alone (EX), shared (SH) or free.
-    edges = sorted([(a, 1, h) for a, b, h in intervals] + [(b, -1, h) for a, b, h in intervals])
+    # Sweep: at each moment, alone (EX), shared (SH) or free; counting (CT) is within shared.
+    gpu = [(a, b, h) for a, b, h in intervals if h != "CT"]
+    edges = sorted([(a, 1, h) for a, b, h in gpu] + [(b, -1, h) for a, b, h in gpu])
     ex = sh = 0
     last = start
     alone = shared = free = 0.0

@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "grade.h"
 #include "outcome.h"
+#include "runner.h"
 
 static char dir[64], cache[128], kernel[128];
 
@@ -153,6 +155,16 @@ static void append(const char *text)
     fclose(f);
 }
 
+/* Starts a compile ahead of the kernel (gr_compile_ahead) with cfg, in the folder DIR/name. */
+static pid_t compiling_ahead(const gr_config *cfg, const char *name)
+{
+    char ahead[128];
+    snprintf(ahead, sizeof ahead, "%s/%s", dir, name);
+    pid_t pid = gr_compile_ahead(cfg, lab_find("01"), ahead, kernel, NULL, 0);
+    assert_true(pid > 0);
+    return pid;
+}
+
 /* A lab compiled ahead of its grading, in the same run: reported as compiled, with its time and
  * nvcc's warnings; the next run finds it compiled before, warnings and all. The ahead folder is
  * gone. */
@@ -165,9 +177,7 @@ static void test_compiled_ahead_keeps_its_time_and_warnings(void **state)
     cfg.run_id = "/tmp/grade-run-A";
     char ahead[128];
     snprintf(ahead, sizeof ahead, "%s/ahead", dir);
-    pid_t pid = gr_compile_ahead(&cfg, lab_find("01"), ahead, kernel, NULL, 0);
-    assert_true(pid > 0);
-    gr_wait_ahead(pid);
+    gr_wait_ahead(compiling_ahead(&cfg, "ahead"));
     assert_int_not_equal(access(ahead, F_OK), 0);
     static oc_outcome o;
     char *said = graded_saying(&cfg, 10, &o);
@@ -277,6 +287,85 @@ static void test_line_table_paths_of_copies(void **state)
     rmdir(dir);
 }
 
+/* A kernel nvcc rejects, compiled ahead: the grading in the same run reports its errors
+ * without compiling it again; another run compiles it again (a rejection could have been the
+ * machine's), and rejects it too. Both reports name the file as the student gave it. */
+static void test_rejected_ahead_is_taken_in_its_run_only(void **state)
+{
+    (void)state;
+    char broken[160];
+    snprintf(broken, sizeof broken, "%s/broken.cu", dir);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && echo 'this is not C++;' >> '%s'", kernel, broken,
+             broken);
+    assert_int_equal(system(cmd), 0);
+    gr_config cfg = config("sm_90");
+    cfg.kernel = broken;
+    cfg.run_id = "/tmp/grade-run-D";
+    char ahead[128];
+    snprintf(ahead, sizeof ahead, "%s/ahead-broken", dir);
+    gr_wait_ahead(gr_compile_ahead(&cfg, lab_find("01"), ahead, broken, NULL, 0));
+    static oc_outcome o;
+    char *said = NULL, work[128];
+    size_t size = 0;
+    const char *runs[] = {"/tmp/grade-run-D", "/tmp/grade-run-E"};
+    for (int i = 0; i < 2; ++i) {
+        cfg.run_id = runs[i];
+        cfg.progress = open_memstream(&said, &size);
+        snprintf(work, sizeof work, "%s/work%d", dir, 40 + i);
+        gr_grade_lab(&cfg, lab_find("01"), work, &o);
+        fclose(cfg.progress);
+        assert_false(o.compiled);
+        assert_non_null(strstr(o.compile_log, "this is not C++"));
+        /* nvcc's messages name the file as the student knows it, not the grader's copy. */
+        assert_non_null(strstr(o.compile_log, broken));
+        assert_null(strstr(o.compile_log, "/src/kernel.cu"));
+        if (i == 0) /* its run: the compile ahead's messages, nvcc not run again */
+            assert_null(strstr(said, "compiling"));
+        else
+            assert_non_null(strstr(said, "compiling"));
+        free(said);
+        oc_free(&o);
+    }
+}
+
+/* The early compile of a lab graded alone (main.c's compile before the probe): the grading
+ * waits for it, takes what it compiled, and says so once; a compile stopped through its stop
+ * descriptor stores nothing. */
+static void test_grading_waits_for_the_compile_started_before(void **state)
+{
+    (void)state;
+    append("// compiled before the probe\n");
+    gr_config cfg = config("sm_90");
+    cfg.run_id = "/tmp/grade-run-F";
+    pid_t pid = compiling_ahead(&cfg, "early");
+    cfg.compiling = &pid;
+    static oc_outcome o;
+    char *said = graded_saying(&cfg, 50, &o);
+    assert_int_equal(pid, 0); /* waited for */
+    assert_false(o.compile_cached);
+    assert_true(o.compile_s > 0.1); /* the early compile's time: it was not compiled again */
+    int compiling = strstr(said, "compiling") != NULL, found = strstr(said, "ahead of") != NULL;
+    assert_true(compiling != found); /* one line, whichever it was still doing */
+    assert_null(strstr(said, "compiled before"));
+    free(said);
+    oc_free(&o);
+
+    append("// stopped\n");
+    int before = entries(), stop[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, stop), 0);
+    gr_config c = config("sm_90");
+    c.compile_stop_fd = &stop[0];
+    pid = compiling_ahead(&c, "stopped");
+    assert_int_equal(send(stop[1], "s", 1, MSG_NOSIGNAL), 1); /* stop */
+    close(stop[0]);
+    close(stop[1]);
+    double t = rn_now_s();
+    gr_wait_ahead(pid);
+    assert_true(rn_now_s() - t < 5.0); /* stopped, not compiled to the end (about 1-4 s here) */
+    assert_int_equal(entries(), before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +375,8 @@ int main(void)
         cmocka_unit_test(test_pruned_to_the_newest),
         cmocka_unit_test(test_environment_and_spoiled_entries),
         cmocka_unit_test(test_line_table_paths_of_copies),
+        cmocka_unit_test(test_rejected_ahead_is_taken_in_its_run_only),
+        cmocka_unit_test(test_grading_waits_for_the_compile_started_before),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -117,6 +117,63 @@ static void test_gpulock_exclusive_keeps_others_out(void **state)
     gl_close(&l);
 }
 
+/* In a child: takes the counters' lock (holding the GPU lock shared first, with shared_first),
+ * then the GPU lock shared, holds both ms, exits 0 (1: the counters' lock not taken within
+ * wait_s, 3: the GPU lock not). */
+static pid_t count(const gl_lock *lock, int ms, double wait_s, int shared_first)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        gl_lock own;
+        if (gl_open(lock, &own) != 0)
+            _exit(2);
+        if (shared_first && gl_take(&own, GL_SHARED, wait_s) != 0)
+            _exit(3);
+        if (gl_take_counting(&own, wait_s) != 0)
+            _exit(1);
+        if (gl_take(&own, GL_SHARED, wait_s) != 0)
+            _exit(3);
+        sleep_ms(ms);
+        _exit(0);
+    }
+    return pid;
+}
+
+/* The counters' lock keeps another counter out, not the GPU's shared or exclusive holders; and
+ * one waiting for it holds nothing of the GPU lock (it gave that up), so an exclusive holder
+ * gets the GPU meanwhile. */
+static void test_gpulock_counting_apart_from_the_gpu(void **state)
+{
+    (void)state;
+    gl_lock l, mine;
+    assert_int_equal(gl_create(dir, &l), 0);
+    assert_int_equal(gl_open(&l, &mine), 0);
+    assert_int_equal(gl_take(&mine, GL_SHARED, 1.0), 0);
+    assert_int_equal(gl_take_counting(&mine, 1.0), 0);
+    assert_int_equal(mine.held, 0); /* it gave the GPU up to wait */
+    assert_true(mine.counting);
+    assert_int_equal(gl_take(&mine, GL_SHARED, 1.0), 0);
+    assert_true(mine.counting); /* the GPU lock taken again, the counters' kept */
+    assert_int_equal(exit_of(count(&l, 0, 0.2, 0)), 1); /* another counter waits in vain */
+    assert_int_equal(exit_of(hold(&l, GL_SHARED, 0, 0.2)), 0);
+    gl_release(&mine);
+    assert_int_equal(exit_of(hold(&l, GL_EXCLUSIVE, 0, 0.2)), 0); /* counting, GPU not held */
+    assert_int_equal(exit_of(count(&l, 0, 0.2, 0)), 1);
+    gl_release_counting(&mine);
+    assert_false(mine.counting);
+    assert_int_equal(exit_of(count(&l, 0, 0.5, 0)), 0);
+    /* A counter that held the GPU shared and waits for the counters' lock keeps no exclusive
+     * holder waiting. */
+    assert_int_equal(gl_take_counting(&mine, 1.0), 0);
+    pid_t waiting = count(&l, 0, 2.0, 1);
+    sleep_ms(100);
+    assert_int_equal(exit_of(hold(&l, GL_EXCLUSIVE, 0, 0.5)), 0);
+    gl_release_counting(&mine);
+    assert_int_equal(exit_of(waiting), 0);
+    gl_close(&mine);
+    gl_close(&l);
+}
+
 /* A process that shares one open file with its parent would share its lock: gl_open's is its
  * own. */
 static void test_gpulock_open_is_a_lock_of_its_own(void **state)
@@ -151,16 +208,19 @@ static void test_gpulock_exclusive_waits_ahead_of_later_shared(void **state)
 static void test_gpulock_format_and_parse(void **state)
 {
     (void)state;
-    gl_lock l = {5, 7, 0}, back;
+    gl_lock l = {5, 7, 9, 0, 0}, back;
     char text[32];
     gl_format(&l, text, sizeof text);
-    assert_string_equal(text, "5:7");
+    assert_string_equal(text, "5:7:9");
     assert_int_equal(gl_parse(text, &back), 0);
     assert_int_equal(back.lock_fd, 5);
     assert_int_equal(back.turn_fd, 7);
+    assert_int_equal(back.count_fd, 9);
     assert_int_equal(gl_parse("5", &back), -1);
-    assert_int_equal(gl_parse("5:x", &back), -1);
-    assert_int_equal(gl_parse("-1:2", &back), -1);
+    assert_int_equal(gl_parse("5:7", &back), -1);
+    assert_int_equal(gl_parse("5:x:9", &back), -1);
+    assert_int_equal(gl_parse("5:7:9:", &back), -1);
+    assert_int_equal(gl_parse("-1:2:3", &back), -1);
     gl_lock none = GL_NONE; /* no lock: every call is a no-op that succeeds */
     assert_int_equal(gl_take(&none, GL_EXCLUSIVE, 0), 0);
 }
@@ -305,6 +365,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gpulock_files_are_unlinked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gpulock_shared_with_shared, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gpulock_exclusive_keeps_others_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gpulock_counting_apart_from_the_gpu, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gpulock_open_is_a_lock_of_its_own, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gpulock_exclusive_waits_ahead_of_later_shared, setup,
                                         teardown),
