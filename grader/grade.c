@@ -628,19 +628,9 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     int hit = -1;
     if (cfg->compile_cache && (key = compile_key(cfg, f, &key_size)))
         hit = from_cache(cfg, f, key, key_size, entry, sizeof entry, &note);
-    if (hit == 1) { /* rejected by a compile ahead in this run: its messages */
-        if (!announced)
-            progress(cfg, _("[%s] compiled %s (ahead of its grading)\n"), spec->id, o->kernel_path);
-        free(key);
-        o->compile_log = note.log ? note.log : calloc(1, 1);
-        if (o->compile_log)
-            wi_clean_text(o->compile_log);
-        o->compile_log = with_student_path(o->compile_log, o->kernel_path);
-        o->compile_s = note.seconds;
-        return 1;
-    }
-    if (hit == 0) {
-        /* Compiled ahead in this run (gr_compile_ahead), or by an earlier one. */
+    if (hit >= 0) {
+        /* Compiled ahead in this run (gr_compile_ahead), or by an earlier one; or, hit 1,
+         * rejected by a compile ahead in this run (its messages). */
         int ahead = cfg->run_id && !strcmp(note.run, cfg->run_id);
         if (ahead && !announced) /* with announced, its "compiling" line was printed */
             progress(cfg, _("[%s] compiled %s (ahead of its grading)\n"), spec->id, o->kernel_path);
@@ -652,11 +642,10 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
         o->compile_log = note.log ? note.log : calloc(1, 1);
         if (o->compile_log)
             wi_clean_text(o->compile_log);
-        o->compile_log = with_student_path(o->compile_log, o->kernel_path);
-        o->compiled = 1;
+        o->compiled = hit == 0;
         o->compile_cached = !ahead;
         o->compile_s = ahead ? note.seconds : 0;
-        return 0;
+        return hit;
     }
     if (!announced)
         progress(cfg, _("[%s] compiling %s\n"), spec->id, o->kernel_path);
@@ -680,14 +669,12 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     }
     /* nvcc's own rejection of the file is stored too, and a compile that ran out of time (a
      * compile ahead's is not run again in the same run: a file that makes nvcc hang costs the
-     * limit once); not one stopped or that could not start. Stored as nvcc wrote it; shown
-     * under the student's name for the file. */
+     * limit once); not one stopped or that could not start. */
     int rejected = rc == 1 && !r.stopped &&
                    ((r.status == RN_EXITED && r.exit_code != 0) || r.status == RN_TIMED_OUT);
     if ((rc == 0 || rejected) && key && entry[0])
         to_cache(cfg, f, key, key_size, entry, o->compile_log, o->compile_s, rejected);
     free(key);
-    o->compile_log = with_student_path(o->compile_log, o->kernel_path);
     rn_result_free(&r);
     o->compiled = rc == 0;
     return rc;
@@ -1860,6 +1847,23 @@ static void reference_end(reference_job *r)
     lab_forget_references(); /* a lab's are its own: the next may have another seed */
 }
 
+/* The lab's compile started before the probe (cfg->compiling, main.c), waited for: its
+ * outputs are then in the cache the lab's compile looks in. Returns 1 where it was still at it
+ * (its "compiling" line printed here), 0 otherwise. */
+static int await_early_compile(const gr_config *cfg, const lab_spec *spec, const oc_outcome *o)
+{
+    if (!cfg->compiling || !*cfg->compiling)
+        return 0;
+    siginfo_t si = {0};
+    int running = waitid(P_PID, (id_t)*cfg->compiling, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+                  si.si_pid == 0;
+    if (running)
+        progress(cfg, _("[%s] compiling %s\n"), spec->id, o->kernel_path);
+    gr_wait_ahead(*cfg->compiling);
+    *cfg->compiling = 0;
+    return running;
+}
+
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *o)
 {
     double start = rn_now_s();
@@ -1915,20 +1919,12 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
             if (cfg->early_recording)
                 record_early(cfg, &f, &rec);
         }
-        int announced = 0;
-        if (cfg->compiling && *cfg->compiling) {
-            /* Compiling since before the probe, into the cache this compile looks in. */
-            siginfo_t si = {0};
-            if (waitid(P_PID, (id_t)*cfg->compiling, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-                si.si_pid == 0) { /* still at it */
-                progress(cfg, _("[%s] compiling %s\n"), spec->id, o->kernel_path);
-                announced = 1;
-            }
-            gr_wait_ahead(*cfg->compiling);
-            *cfg->compiling = 0;
-        }
+        int announced = await_early_compile(cfg, spec, o);
         int compiled = isolate_source(cfg, spec, source, &f, o) == 0 &&
                        compile_kernel(cfg, spec, o, &f, announced) == 0;
+        /* nvcc's messages (as it wrote them, and as the cache keeps them) name the student's
+         * file as the student knows it. */
+        o->compile_log = with_student_path(o->compile_log, o->kernel_path);
         step_done(spec, "compile");
         if (compiled) {
             /* The CPU reference of the graded problem, on a thread while the kernel is
