@@ -6,10 +6,12 @@
  * files: the lock and a turnstile, which a waiting exclusive holder keeps, so that new shared
  * holders queue behind it instead of starving it.
  *
- * A third file is the counters' own lock: one process at a time reads counters that CUPTI counts
- * by patching the kernel's instructions (what that kernel did, whatever else runs), with the GPU
- * shared, as CUPTI's profiler needs (beside another process's counting it fails with
- * CUPTI_ERROR_HARDWARE_BUSY).
+ * A third file is the counters' own lock: one process at a time has a CUPTI profiler session
+ * (beside another process's it fails with CUPTI_ERROR_HARDWARE_BUSY). Counters that CUPTI counts
+ * by patching the kernel's instructions (what that kernel did, whatever else runs) are read
+ * beside other gradings: the session started holding this lock alone (host work, while another
+ * process may be timing), the work run with the GPU shared. Hardware counters are read with the
+ * GPU held alone, this lock taken first.
  *
  * The files are unlinked as soon as they are open: only processes handed a descriptor can take
  * the lock, never a student's program that finds a path (the recording, the one child that runs

@@ -101,8 +101,8 @@ typedef struct wi_args {
  * parent then runs it again with the GPU to itself). */
 #define WI_GPU_WAIT_S 10.0
 /* What a child handed the lock may wait in all, beside its own time (child.c first_run): its
- * four limited takes and its retake after measuring. */
-#define WI_GPU_WAIT_S_BESIDE (5 * WI_GPU_WAIT_S)
+ * seven limited takes and its retake after measuring. */
+#define WI_GPU_WAIT_S_BESIDE (8 * WI_GPU_WAIT_S)
 
 #define WI_MAX_ARGV 24
 /* Writes the command line for a into argv (program first, NULL last), the seed's digits into

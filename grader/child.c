@@ -76,8 +76,10 @@ static int clean(const rn_result *r)
 
 /* How a child runs first: beside other gradings (a GPU lock), a replay is handed the lock
  * and the time limit also covers the waits (WI_GPU_WAIT_S_BESIDE): at most WI_GPU_WAIT_S at
- * each of a run child's four limited takes (the GPU shared, the counters' lock, the GPU shared
- * again, then alone), as much again for its retake after measuring (which has no limit), and a
+ * each of a run child's seven limited takes (the GPU shared, the counters' lock, the GPU shared
+ * again before and after CUPTI starts its session, alone for the timing, and where the counts
+ * are read again alone, the counters' lock and the GPU alone again), as much again for its
+ * retake after measuring (which has no limit), and a
  * quarter more for a GPU shared with others. What still runs out of that time is not run
  * again: a kernel that hangs costs its own slot the longer limit, never the whole GPU a second
  * one. keep gets the descriptors it inherits (-1 ended, room for 5: the lock's three, an early

@@ -335,14 +335,16 @@ static int measure(session *s, wi_counters *res, tm_work work, void *ctx)
                                                CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
     st.pRangeProfilerObject = s->rp;
     TRY(cuptiRangeProfilerStart(&st));
+    gl_phase("profile-start");
     cudaError_t err = work(ctx);
     if (err == cudaSuccess)
         err = cudaDeviceSynchronize();
+    gl_phase("profile-replay"); /* the work, replayed pass after pass */
     CUpti_RangeProfiler_Stop_Params sp = {.structSize =
                                               CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = s->rp;
     CUptiResult stop = cuptiRangeProfilerStop(&sp);
-    gl_phase("profile-replay"); /* the work, replayed pass after pass */
+    gl_phase("profile-stop");
     if (err != cudaSuccess) {
         set_why(res, WI_ENGINE_FAILED, 0, "the lab's work failed under the profiler: %s (%s)",
                 cudaGetErrorName(err), cudaGetErrorString(err));
@@ -354,6 +356,7 @@ static int measure(session *s, wi_counters *res, tm_work work, void *ctx)
         .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
     dd.pRangeProfilerObject = s->rp;
     TRY(cuptiRangeProfilerDecodeData(&dd));
+    gl_phase("profile-decode");
 
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
         .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};

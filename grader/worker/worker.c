@@ -733,16 +733,36 @@ static int counter_level(const wk_job *job)
     return job->shared_counters ? CT_SHARED : CT_GLOBAL;
 }
 
+/* The counters' work beside other gradings: CUPTI starts its session (cuptiRangeProfilerStart,
+ * about 0.14 s of host work on the H200: tests/gpu/count_cost.sh) holding the counters' lock
+ * alone, while another grading may be timing, and the work itself runs with the GPU shared
+ * again. A wait for it that runs out fails the count, which mode_run then reads again with the
+ * GPU held alone. */
+static cudaError_t work_shared(void *arg)
+{
+    const work *w = arg;
+    if (gl_take(&gpu, GL_SHARED, WI_GPU_WAIT_S) != 0)
+        return cudaErrorTimeout;
+    gl_phase("profile-gpu"); /* the wait for the GPU, shared again */
+    return w->run(w->ctx);
+}
+
 /* The counters engine: one replay under CUPTI's range profiler, set up (cs, ct_open) before
- * the GPU was held exclusively (or the counters' lock taken) by the caller, and the lock given
- * back to shared (the counters' lock given up) as soon as the GPU has counted; its result in
- * job's folder. The profiler replays each kernel and restores memory between passes: what is
- * left is one run's outputs, saved beside it for the grader to check. */
+ * the caller took the counters' lock and the GPU (exclusively, or shared: beside, where CUPTI
+ * starts its session with the GPU lock given up, work_shared), and the lock given back to
+ * shared (the counters' lock given up) as soon as the GPU has counted; its result in job's
+ * folder. The profiler replays each kernel and restores memory between passes: what is left
+ * is one run's outputs, saved beside it for the grader to check. */
 static void profile(const wk_job *job, const wk_lab *lab, void *state, const work *w,
-                    ct_session *cs, wi_result *res)
+                    ct_session *cs, int beside, wi_result *res)
 {
     res->has_counters = 1;
-    ct_count(cs, w->run, w->ctx, &res->counters);
+    if (beside) {
+        gl_release(&gpu); /* the counters' lock kept: no other grading's CUPTI starts */
+        ct_count(cs, work_shared, (void *)w, &res->counters);
+    } else {
+        ct_count(cs, w->run, w->ctx, &res->counters);
+    }
     gl_phase("profile");
     gl_release_counting(&gpu);    /* counted (where it held the counters' lock): the next may */
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
@@ -799,14 +819,25 @@ static ct_session *counters_ready(void)
 }
 
 static void count_after(const wk_job *job, const wk_lab *lab, void *state, const work *w,
-                        ct_session *cs)
+                        ct_session *cs, int beside)
 {
     wk_job cj = *job;
     cj.workdir = job->counters_dir;
     poison_outputs();
     if (w->reload)
         CL_CUDA_CHECK(w->reload(w->ctx));
-    profile(&cj, lab, state, w, cs, &setup.counted);
+    profile(&cj, lab, state, w, cs, beside, &setup.counted);
+}
+
+/* The GPU held alone for counting, the counters' lock taken first (with the GPU lock given up
+ * while it waits): another grading's CUPTI may be starting its session holding no GPU lock
+ * (work_shared), and two sessions at once fail with CUPTI_ERROR_HARDWARE_BUSY. Where the
+ * counters' lock is not free in time, the GPU alone all the same (CUPTI then says whether it
+ * could count). */
+static void use_gpu_counting(void)
+{
+    gl_take_counting(&gpu, WI_GPU_WAIT_S);
+    use_gpu(GL_EXCLUSIVE);
 }
 
 /* Whether the counters are read with the GPU shared, under the counters' own lock
@@ -851,7 +882,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
     ct_session *cs = job->counters_dir ? counters_ready() : NULL;
     int beside = count_beside(job) && use_counting();
     if (beside) {
-        count_after(job, lab, state, &w, cs); /* gives the counters' lock up once counted */
+        count_after(job, lab, state, &w, cs, 1); /* gives the counters' lock up once counted */
         if (setup.counted.counters.status == WI_ENGINE_FAILED) {
             /* Whatever it was (another process's profiler, which the lock does not keep out:
              * a student's recording beside it among them), nothing that failed beside others
@@ -864,15 +895,16 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
             beside = 0;
         }
     }
-    if (!job->no_timing || (job->counters_dir && !beside))
-        use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is measured */
     if (!job->no_timing) {
+        use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is measured */
         res->has_timing = 1;
         time_all(job, lab, state, &w, &res->timing);
         gl_phase("timing");
     }
-    if (job->counters_dir && !beside)
-        count_after(job, lab, state, &w, cs); /* gives the lock back to shared */
+    if (job->counters_dir && !beside) {
+        use_gpu_counting();
+        count_after(job, lab, state, &w, cs, 0); /* gives the lock back to shared */
+    }
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
     say_measured();
     if (!job->no_timing) {
@@ -917,8 +949,8 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     void *state = open_replayed(job, lab);
     work w = open_work(job, lab, state);
     ct_session *cs = ct_open(counter_level(job), &res->counters);
-    use_gpu(GL_EXCLUSIVE); /* the counters count the GPU's traffic: this kernel's alone */
-    profile(job, lab, state, &w, cs, res);
+    use_gpu_counting(); /* the counters count the GPU's traffic: this kernel's alone */
+    profile(job, lab, state, &w, cs, 0, res);
     rp_close(w.replay);
     lab->close(state);
     return 0;

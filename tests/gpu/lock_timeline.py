@@ -77,7 +77,8 @@ def main(path):
 # The grader's own steps of a lab ("grade 01", grade.c step_done): its critical path.
 GRADER_STEPS = ["compile", "record", "run", "checks", "counters", "trace", "end"]
 PHASES = ["cuda-start", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
-          "profile-config", "profile-target", "profile-replay", "profile", "evaluate", "close", "exit"]
+          "profile-config", "profile-target", "profile-start", "profile-gpu", "profile-replay",
+          "profile-stop", "profile-decode", "profile", "evaluate", "close", "exit"]
 
 
 def print_phases(phases):
@@ -102,12 +103,13 @@ def print_phases(phases):
 
 def print_table(what, phases, order):
     shown = [p for p in order if any(p in steps for steps in phases.values())]
-    print(f"{what:<12} {'n':>3} " + " ".join(f"{p[:10]:>10}" for p in shown) + f" {'sum':>7}")
+    label = {p: p.replace("profile-", "prof-") for p in shown}  # "prof-stop", not "profile-st"
+    print(f"{what:<12} {'n':>3} " + " ".join(f"{label[p]:>11}" for p in shown) + f" {'sum':>7}")
     for tag in sorted(phases):
         steps = phases[tag]
         n = len(steps["start"]) if "start" in steps else max(len(v) for v in steps.values())
         per_child = {p: sum(steps[p]) / n for p in steps if p != "start"}
-        cells = " ".join(f"{per_child[p]:>10.3f}" if p in per_child else f"{'-':>10}" for p in shown)
+        cells = " ".join(f"{per_child[p]:>11.3f}" if p in per_child else f"{'-':>11}" for p in shown)
         print(f"{tag:<12} {n:>3} {cells} {sum(per_child.values()):>7.3f}")
 
 

@@ -1,0 +1,366 @@
+// count_cost.cu - where the quarter-second of one CUPTI count goes (issue 12): a copy kernel,
+// loaded from a fatbin as the grader's replays load a student's, counted with the counters
+// engine's SASS metrics (CUPTI's range profiler, auto range, kernel replay), each step timed in
+// milliseconds, three rounds in one process (the module loaded afresh each round, as
+// count_after does). Variants: load the module before enabling the profiler (what the worker
+// does), after it, or also launch the kernel once outside the range before the counted launch.
+// EXTRA_MIB of device memory is allocated beside (what kernel replay might save and restore).
+// Run by tests/gpu/count_cost.sh. A measurement, not a test.
+//     count_cost FATBIN VARIANT EXTRA_MIB        (VARIANT: before, after, warm)
+//     count_cost FATBIN sass [list]              (CUPTI's SASS metrics API instead)
+//     count_cost busy SECONDS                    (keeps a context's GPU work queued)
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+#define CU(x)                                                                                      \
+    do {                                                                                           \
+        CUresult r_ = (x);                                                                         \
+        if (r_ != CUDA_SUCCESS) {                                                                  \
+            fprintf(stderr, "%s: %d\n", #x, (int)r_);                                              \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+#define CP(x)                                                                                      \
+    do {                                                                                           \
+        CUptiResult r_ = (x);                                                                      \
+        if (r_ != CUPTI_SUCCESS) {                                                                 \
+            const char *s_;                                                                        \
+            cuptiGetResultString(r_, &s_);                                                         \
+            fprintf(stderr, "%s: %s\n", #x, s_);                                                   \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static const char *metrics[] = {
+    "smsp__sass_inst_executed_op_global_ld.sum",
+    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__sass_data_bytes_mem_global_op_ld.sum",
+    "smsp__sass_inst_executed_op_global_st.sum",
+    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_data_bytes_mem_global_op_st.sum",
+};
+enum { NM = sizeof metrics / sizeof metrics[0] };
+
+__global__ void spin(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
+/* busy SECONDS: keeps this context's GPU work queued (a 20 ms kernel after another), as a trace
+ * child's long instrumented kernels do, for SECONDS. */
+static int busy(double seconds)
+{
+    double end = now_ms() + seconds * 1e3;
+    while (now_ms() < end) {
+        spin<<<132, 32>>>(20000000LL);
+        cudaDeviceSynchronize();
+    }
+    return 0;
+}
+
+/* The same copy counted through CUPTI's SASS metrics API instead (instruction patching alone, no
+ * range profiler), three rounds: every SASS metric name for this chip is printed first with
+ * "list". */
+static int sass(const char *fatbin, int list)
+{
+    CU(cuInit(0));
+    CUdevice dev;
+    CU(cuDeviceGet(&dev, 0));
+    CUcontext ctx;
+    CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CU(cuCtxSetCurrent(ctx));
+    size_t n = (size_t)16 << 20;
+    CUdeviceptr src, dst;
+    CU(cuMemAlloc(&src, n * 4));
+    CU(cuMemAlloc(&dst, n * 4));
+    CUpti_Profiler_Initialize_Params ip = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CP(cuptiProfilerInitialize(&ip));
+    CUpti_Device_GetChipName_Params cn = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    cn.deviceIndex = 0;
+    CP(cuptiDeviceGetChipName(&cn));
+    if (list) {
+        CUpti_SassMetrics_GetNumOfMetrics_Params nm = {
+            CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE};
+        nm.pChipName = cn.pChipName;
+        CP(cuptiSassMetricsGetNumOfMetrics(&nm));
+        CUpti_SassMetrics_MetricDetails *d =
+            (CUpti_SassMetrics_MetricDetails *)calloc(nm.numOfMetrics, sizeof *d);
+        CUpti_SassMetrics_GetMetrics_Params gm = {CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE};
+        gm.pChipName = cn.pChipName;
+        gm.numOfMetrics = nm.numOfMetrics;
+        gm.pMetricsList = d;
+        CP(cuptiSassMetricsGetMetrics(&gm));
+        for (size_t i = 0; i < nm.numOfMetrics; ++i)
+            printf("sass metric %s\n", d[i].pMetricName);
+    }
+    const char *names[] = {"smsp__sass_inst_executed_op_global_ld",
+                           "smsp__sass_sectors_mem_global_op_ld"};
+    CUpti_SassMetrics_Config cfg[2];
+    int nc = 0;
+    for (int i = 0; i < 2; ++i) {
+        CUpti_SassMetrics_GetProperties_Params gp = {
+            CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
+        gp.pChipName = cn.pChipName;
+        gp.pMetricName = names[i];
+        if (cuptiSassMetricsGetProperties(&gp) != CUPTI_SUCCESS) {
+            printf("no SASS metric %s\n", names[i]);
+            continue;
+        }
+        cfg[nc].metricId = gp.metric.metricId;
+        cfg[nc].outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+        ++nc;
+    }
+    if (!nc)
+        return 1;
+    CUpti_SassMetricsSetConfig_Params sc = {CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE};
+    sc.numOfMetricConfig = nc;
+    sc.pConfigs = cfg;
+    sc.deviceIndex = 0;
+    CP(cuptiSassMetricsSetConfig(&sc));
+    printf("%-7s %5s %8s %8s %8s %8s %8s %8s %14s\n", "variant", "round", "load", "enable",
+           "launch", "sync", "flush", "disable", "values");
+    for (int round = 1; round <= 3; ++round) {
+        double ms[6], t = now_ms();
+        CUmodule mod;
+        CUfunction fn;
+        CU(cuModuleLoad(&mod, fatbin));
+        CU(cuModuleGetFunction(&fn, mod, "copy"));
+        ms[0] = now_ms() - t;
+        t = now_ms();
+        CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
+        en.ctx = ctx;
+        en.enableLazyPatching = 1;
+        CP(cuptiSassMetricsEnable(&en));
+        ms[1] = now_ms() - t;
+        void *args[] = {&dst, &src, &n};
+        t = now_ms();
+        CU(cuLaunchKernel(fn, 1056, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+        ms[2] = now_ms() - t;
+        t = now_ms();
+        CU(cuCtxSynchronize());
+        ms[3] = now_ms() - t;
+        t = now_ms();
+        CUpti_SassMetricsGetDataProperties_Params dp = {
+            CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE};
+        dp.ctx = ctx;
+        CP(cuptiSassMetricsGetDataProperties(&dp));
+        size_t nrec = dp.numOfPatchedInstructionRecords, ninst = dp.numOfInstances;
+        CUpti_SassMetrics_Data *data =
+            (CUpti_SassMetrics_Data *)calloc(nrec ? nrec : 1, sizeof *data);
+        for (size_t r = 0; r < nrec; ++r) {
+            data[r].structSize = sizeof data[r];
+            data[r].pInstanceValues = (CUpti_SassMetrics_InstanceValue *)calloc(
+                ninst * 4 + 4, sizeof(CUpti_SassMetrics_InstanceValue));
+        }
+        CUpti_SassMetricsFlushData_Params fd = {CUpti_SassMetricsFlushData_Params_STRUCT_SIZE};
+        fd.ctx = ctx;
+        fd.numOfPatchedInstructionRecords = nrec;
+        fd.numOfInstances = ninst;
+        fd.pMetricsData = data;
+        CP(cuptiSassMetricsFlushData(&fd));
+        ms[4] = now_ms() - t;
+        unsigned long long sum[2] = {0, 0};
+        for (size_t r = 0; r < nrec; ++r)
+            for (size_t k = 0; k < ninst; ++k)
+                for (int c = 0; c < nc; ++c)
+                    if (data[r].pInstanceValues[k].metricId == cfg[c].metricId)
+                        sum[c] += data[r].pInstanceValues[k].value;
+        t = now_ms();
+        CUpti_SassMetricsDisable_Params di = {CUpti_SassMetricsDisable_Params_STRUCT_SIZE};
+        di.ctx = ctx;
+        CP(cuptiSassMetricsDisable(&di));
+        ms[5] = now_ms() - t;
+        printf("%-7s %5d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %6llu/%llu (%zu records x %zu)\n",
+               "sass", round, ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], sum[0], sum[1], nrec,
+               ninst);
+        CU(cuModuleUnload(mod));
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && strcmp(argv[1], "busy") == 0)
+        return busy(atof(argv[2]));
+    if (argc >= 3 && strcmp(argv[2], "sass") == 0)
+        return sass(argv[1], argc > 3 && strcmp(argv[3], "list") == 0);
+    if (argc < 4) {
+        fprintf(stderr, "usage: count_cost FATBIN before|after|warm EXTRA_MIB\n");
+        return 2;
+    }
+    const char *variant = argv[2];
+    double t0 = now_ms();
+    CU(cuInit(0));
+    CUdevice dev;
+    CU(cuDeviceGet(&dev, 0));
+    CUcontext ctx;
+    CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CU(cuCtxSetCurrent(ctx));
+    size_t n = (size_t)16 << 20; /* floats: 64 MB a buffer */
+    CUdeviceptr src, dst, extra = 0;
+    CU(cuMemAlloc(&src, n * 4));
+    CU(cuMemAlloc(&dst, n * 4));
+    size_t extra_bytes = (size_t)atol(argv[3]) << 20;
+    if (extra_bytes) {
+        CU(cuMemAlloc(&extra, extra_bytes));
+        CU(cuMemsetD8(extra, 1, extra_bytes));
+    }
+    CU(cuCtxSynchronize());
+    printf("context and buffers %.1f ms\n", now_ms() - t0);
+
+    double t = now_ms();
+    CUpti_Profiler_Initialize_Params ip = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    CP(cuptiProfilerInitialize(&ip));
+    CUpti_Device_GetChipName_Params cn = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+    cn.deviceIndex = 0;
+    CP(cuptiDeviceGetChipName(&cn));
+    CUpti_Profiler_Host_Initialize_Params hi = {CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi.pChipName = cn.pChipName;
+    CP(cuptiProfilerHostInitialize(&hi));
+    CUpti_Profiler_Host_ConfigAddMetrics_Params am = {
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    am.pHostObject = hi.pHostObject;
+    am.ppMetricNames = metrics;
+    am.numMetrics = NM;
+    CP(cuptiProfilerHostConfigAddMetrics(&am));
+    CUpti_Profiler_Host_GetConfigImageSize_Params cs = {
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    cs.pHostObject = hi.pHostObject;
+    CP(cuptiProfilerHostGetConfigImageSize(&cs));
+    uint8_t *config = (uint8_t *)calloc(1, cs.configImageSize);
+    CUpti_Profiler_Host_GetConfigImage_Params gi = {
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    gi.pHostObject = hi.pHostObject;
+    gi.configImageSize = cs.configImageSize;
+    gi.pConfigImage = config;
+    CP(cuptiProfilerHostGetConfigImage(&gi));
+    printf("profiler host set-up %.1f ms\n", now_ms() - t);
+
+    printf("%-7s %5s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %12s\n", "variant", "round", "enable",
+           "load", "warm", "start", "launch", "sync", "stop", "decode", "disable", "sum",
+           "ld_sectors");
+    for (int round = 1; round <= 3; ++round) {
+        double ms[9] = {0};
+        CUmodule mod = NULL;
+        CUfunction fn;
+        t = now_ms();
+        if (strcmp(variant, "before") == 0) {
+            CU(cuModuleLoad(&mod, argv[1]));
+            CU(cuModuleGetFunction(&fn, mod, "copy"));
+        }
+        double t_load0 = now_ms() - t;
+        t = now_ms();
+        CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+        en.ctx = ctx;
+        CP(cuptiRangeProfilerEnable(&en));
+        CUpti_RangeProfiler_GetCounterDataSize_Params sz = {
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        sz.pRangeProfilerObject = en.pRangeProfilerObject;
+        sz.pMetricNames = metrics;
+        sz.numMetrics = NM;
+        sz.maxNumOfRanges = 4;
+        sz.maxNumRangeTreeNodes = 4;
+        CP(cuptiRangeProfilerGetCounterDataSize(&sz));
+        uint8_t *data = (uint8_t *)calloc(1, sz.counterDataSize);
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci = {
+            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+        ci.pRangeProfilerObject = en.pRangeProfilerObject;
+        ci.pCounterData = data;
+        ci.counterDataSize = sz.counterDataSize;
+        CP(cuptiRangeProfilerCounterDataImageInitialize(&ci));
+        CUpti_RangeProfiler_SetConfig_Params sc = {
+            CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+        sc.pRangeProfilerObject = en.pRangeProfilerObject;
+        sc.configSize = cs.configImageSize;
+        sc.pConfig = config;
+        sc.counterDataImageSize = sz.counterDataSize;
+        sc.pCounterDataImage = data;
+        sc.range = CUPTI_AutoRange;
+        sc.replayMode = CUPTI_KernelReplay;
+        sc.maxRangesPerPass = 4;
+        sc.numNestingLevels = 1;
+        sc.minNestingLevel = 1;
+        sc.targetNestingLevel = 1;
+        CP(cuptiRangeProfilerSetConfig(&sc));
+        ms[0] = now_ms() - t;
+        t = now_ms();
+        if (!mod) {
+            CU(cuModuleLoad(&mod, argv[1]));
+            CU(cuModuleGetFunction(&fn, mod, "copy"));
+        }
+        ms[1] = t_load0 + now_ms() - t;
+        void *args[] = {&dst, &src, &n};
+        t = now_ms();
+        if (strcmp(variant, "warm") == 0) {
+            CU(cuLaunchKernel(fn, 1056, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+            CU(cuCtxSynchronize());
+        }
+        ms[2] = now_ms() - t;
+        t = now_ms();
+        CUpti_RangeProfiler_Start_Params st = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+        st.pRangeProfilerObject = en.pRangeProfilerObject;
+        CP(cuptiRangeProfilerStart(&st));
+        ms[3] = now_ms() - t;
+        t = now_ms();
+        CU(cuLaunchKernel(fn, 1056, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+        ms[4] = now_ms() - t;
+        t = now_ms();
+        CU(cuCtxSynchronize());
+        ms[5] = now_ms() - t;
+        t = now_ms();
+        CUpti_RangeProfiler_Stop_Params sp = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+        sp.pRangeProfilerObject = en.pRangeProfilerObject;
+        CP(cuptiRangeProfilerStop(&sp));
+        ms[6] = now_ms() - t;
+        t = now_ms();
+        CUpti_RangeProfiler_DecodeData_Params dd = {
+            CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+        dd.pRangeProfilerObject = en.pRangeProfilerObject;
+        CP(cuptiRangeProfilerDecodeData(&dd));
+        ms[7] = now_ms() - t;
+        t = now_ms();
+        CUpti_RangeProfiler_Disable_Params di = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        di.pRangeProfilerObject = en.pRangeProfilerObject;
+        CP(cuptiRangeProfilerDisable(&di));
+        ms[8] = now_ms() - t;
+        double v[NM] = {0};
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+        ev.pHostObject = hi.pHostObject;
+        ev.pCounterDataImage = data;
+        ev.counterDataImageSize = sz.counterDataSize;
+        ev.rangeIndex = 0;
+        ev.ppMetricNames = metrics;
+        ev.numMetrics = NM;
+        ev.pMetricValues = v;
+        CP(cuptiProfilerHostEvaluateToGpuValues(&ev));
+        double sum = 0;
+        for (int k = 0; k < 9; ++k)
+            sum += ms[k];
+        printf("%-7s %5d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %12.0f\n",
+               variant, round, ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], ms[6], ms[7], ms[8], sum,
+               v[1]);
+        CU(cuModuleUnload(mod));
+        free(data);
+    }
+    return 0;
+}
