@@ -112,10 +112,11 @@ static int sass(const char *fatbin, int list)
             printf("sass metric %s\n", d[i].pMetricName);
     }
     const char *names[] = {"smsp__sass_inst_executed_op_global_ld",
-                           "smsp__sass_sectors_mem_global_op_ld"};
-    CUpti_SassMetrics_Config cfg[2];
+                           "smsp__sass_inst_executed_op_global_st", "smsp__sass_sectors_mem_global",
+                           "smsp__sass_sectors_mem_global_ideal"};
+    CUpti_SassMetrics_Config cfg[4];
     int nc = 0;
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 4; ++i) {
         CUpti_SassMetrics_GetProperties_Params gp = {
             CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE};
         gp.pChipName = cn.pChipName;
@@ -136,7 +137,7 @@ static int sass(const char *fatbin, int list)
     sc.deviceIndex = 0;
     CP(cuptiSassMetricsSetConfig(&sc));
     printf("%-7s %5s %8s %8s %8s %8s %8s %8s %14s\n", "variant", "round", "load", "enable",
-           "launch", "sync", "flush", "disable", "values");
+           "launch", "sync", "flush", "disable", "sums (loads, stores, sectors, ideal sectors)");
     for (int round = 1; round <= 3; ++round) {
         double ms[6], t = now_ms();
         CUmodule mod;
@@ -175,11 +176,18 @@ static int sass(const char *fatbin, int list)
         fd.numOfPatchedInstructionRecords = nrec;
         fd.numOfInstances = ninst;
         fd.pMetricsData = data;
-        CP(cuptiSassMetricsFlushData(&fd));
+        CUptiResult fr = nrec ? cuptiSassMetricsFlushData(&fd) : CUPTI_SUCCESS;
+        if (fr != CUPTI_SUCCESS) {
+            const char *why;
+            cuptiGetResultString(fr, &why);
+            printf("round %d: cuptiSassMetricsFlushData of %zu records x %zu: %s\n", round, nrec,
+                   ninst, why);
+            nrec = 0;
+        }
         ms[4] = now_ms() - t;
-        unsigned long long sum[2] = {0, 0};
+        unsigned long long sum[4] = {0, 0, 0, 0};
         for (size_t r = 0; r < nrec; ++r)
-            for (size_t k = 0; k < ninst; ++k)
+            for (size_t k = 0; k < ninst * nc; ++k)
                 for (int c = 0; c < nc; ++c)
                     if (data[r].pInstanceValues[k].metricId == cfg[c].metricId)
                         sum[c] += data[r].pInstanceValues[k].value;
@@ -188,9 +196,10 @@ static int sass(const char *fatbin, int list)
         di.ctx = ctx;
         CP(cuptiSassMetricsDisable(&di));
         ms[5] = now_ms() - t;
-        printf("%-7s %5d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %6llu/%llu (%zu records x %zu)\n",
-               "sass", round, ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], sum[0], sum[1], nrec,
-               ninst);
+        printf("%-7s %5d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f ld %llu st %llu sectors %llu ideal "
+               "%llu (%zu records x %zu)\n",
+               "sass", round, ms[0], ms[1], ms[2], ms[3], ms[4], ms[5], sum[0], sum[1], sum[2],
+               sum[3], nrec, ninst);
         CU(cuModuleUnload(mod));
     }
     return 0;
