@@ -834,7 +834,7 @@ static void count_after(const wk_job *job, const wk_lab *lab, void *state, const
  * (work_shared), and two sessions at once fail with CUPTI_ERROR_HARDWARE_BUSY. Where the
  * counters' lock is not free in time, the GPU alone all the same (CUPTI then says whether it
  * could count). */
-static void use_gpu_counting(void)
+static void use_counting_alone(void)
 {
     gl_take_counting(&gpu, WI_GPU_WAIT_S);
     use_gpu(GL_EXCLUSIVE);
@@ -853,7 +853,7 @@ static int count_beside(const wk_job *job)
 /* Takes the counters' lock, then the GPU shared again: 1. 0 where either was not free in time
  * or could not be taken (the GPU shared again then, through use_gpu, the counters' lock not
  * held): the counters are read with the GPU held alone instead. */
-static int use_counting(void)
+static int use_counting_beside(void)
 {
     int rc = gl_take_counting(&gpu, WI_GPU_WAIT_S);
     if (rc == 0)
@@ -880,7 +880,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
     run_once(job, lab, state, &w, res);
     write_result(job, res);
     ct_session *cs = job->counters_dir ? counters_ready() : NULL;
-    int beside = count_beside(job) && use_counting();
+    int beside = count_beside(job) && use_counting_beside();
     if (beside) {
         count_after(job, lab, state, &w, cs, 1); /* gives the counters' lock up once counted */
         if (setup.counted.counters.status == WI_ENGINE_FAILED) {
@@ -902,7 +902,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
         gl_phase("timing");
     }
     if (job->counters_dir && !beside) {
-        use_gpu_counting();
+        use_counting_alone();
         count_after(job, lab, state, &w, cs, 0); /* gives the lock back to shared */
     }
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
@@ -949,7 +949,7 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     void *state = open_replayed(job, lab);
     work w = open_work(job, lab, state);
     ct_session *cs = ct_open(counter_level(job), &res->counters);
-    use_gpu_counting(); /* the counters count the GPU's traffic: this kernel's alone */
+    use_counting_alone(); /* the counters count the GPU's traffic: this kernel's alone */
     profile(job, lab, state, &w, cs, 0, res);
     rp_close(w.replay);
     lab->close(state);
