@@ -7,7 +7,10 @@
 // EXTRA_MIB of device memory is allocated beside (what kernel replay might save and restore).
 // Run by tests/gpu/count_cost.sh. A measurement, not a test.
 //     count_cost FATBIN VARIANT EXTRA_MIB        (VARIANT: before, after, warm)
-//     count_cost FATBIN sass [list]              (CUPTI's SASS metrics API instead)
+//     count_cost FATBIN sass [list]              (CUPTI's SASS metrics API instead; with
+//                                                 COUNT_COST_BOTH=1 the module's second kernel
+//                                                 is launched after the first, and
+//                                                 COUNT_COST_LAZY=0 patches at enable)
 //     count_cost busy SECONDS                    (keeps a context's GPU work queued)
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -141,19 +144,22 @@ static int sass(const char *fatbin, int list)
     for (int round = 1; round <= 3; ++round) {
         double ms[6], t = now_ms();
         CUmodule mod;
-        CUfunction fn;
+        CUfunction fn, back;
         CU(cuModuleLoad(&mod, fatbin));
         CU(cuModuleGetFunction(&fn, mod, "copy"));
+        CU(cuModuleGetFunction(&back, mod, "copy_back"));
         ms[0] = now_ms() - t;
         t = now_ms();
         CUpti_SassMetricsEnable_Params en = {CUpti_SassMetricsEnable_Params_STRUCT_SIZE};
         en.ctx = ctx;
-        en.enableLazyPatching = 1;
+        en.enableLazyPatching = getenv("COUNT_COST_LAZY") ? atoi(getenv("COUNT_COST_LAZY")) : 1;
         CP(cuptiSassMetricsEnable(&en));
         ms[1] = now_ms() - t;
         void *args[] = {&dst, &src, &n};
         t = now_ms();
         CU(cuLaunchKernel(fn, 1056, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+        if (getenv("COUNT_COST_BOTH"))
+            CU(cuLaunchKernel(back, 1056, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
         ms[2] = now_ms() - t;
         t = now_ms();
         CU(cuCtxSynchronize());
@@ -186,6 +192,16 @@ static int sass(const char *fatbin, int list)
         }
         ms[4] = now_ms() - t;
         unsigned long long sum[4] = {0, 0, 0, 0};
+        size_t of_copy = 0, of_back = 0, valued = 0;
+        for (size_t r = 0; r < nrec; ++r) {
+            const char *f = data[r].functionName ? data[r].functionName : "";
+            of_copy += strcmp(f, "copy") == 0;
+            of_back += strcmp(f, "copy_back") == 0;
+            for (size_t k = 0; k < ninst * 4 + 4; ++k)
+                valued += data[r].pInstanceValues[k].metricId != 0;
+        }
+        printf("round %d: records of copy %zu, of copy_back %zu; values naming a metric %zu\n",
+               round, of_copy, of_back, valued);
         for (size_t r = 0; r < nrec; ++r)
             for (size_t k = 0; k < ninst * nc; ++k)
                 for (int c = 0; c < nc; ++c)

@@ -3,7 +3,8 @@
 # from a fatbin, three rounds a process, for each variant (the module loaded before the
 # profiler is enabled, as the worker does; after it; and a launch outside the counted range
 # first), with 0 and 4096 MiB of other device memory allocated; then beside CPU-bound processes,
-# beside other contexts' GPU work, and through CUPTI's SASS metrics API (alone and four at once).
+# beside other contexts' GPU work, and through CUPTI's SASS metrics API (alone, with the module's
+# two kernels launched one after the other, and four processes at once).
 # A measurement for the speed work (issue 12), not a test: it asserts nothing. Exits 77 without
 # a GPU.
 #     tests/gpu/count_cost.sh
@@ -42,6 +43,10 @@ echo "--- CUPTI's SASS metrics API: the metrics about global and shared memory, 
 grep -c '^sass metric' "$out/sass.txt"
 grep '^sass metric' "$out/sass.txt" | grep -i 'global\|shared\|sector\|bytes' | head -30
 grep -v '^sass metric' "$out/sass.txt"
+for lazy in 1 0; do
+    echo "--- the SASS metrics API, the module's two kernels launched one after the other, lazy patching $lazy"
+    COUNT_COST_BOTH=1 COUNT_COST_LAZY=$lazy "$out/count_cost" "$out/kernel.fatbin" sass 2>&1
+done
 echo "--- the SASS metrics API, four processes at once"
 for i in 1 2 3 4; do "$out/count_cost" "$out/kernel.fatbin" sass > "$out/sass$i.txt" 2>&1 & done
 wait
