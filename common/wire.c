@@ -75,6 +75,10 @@ int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
         argv[n++] = "--go";
         argv[n++] = a->go_fd;
     }
+    if (a->serve_fd) {
+        argv[n++] = "--serve";
+        argv[n++] = a->serve_fd;
+    }
     argv[n] = NULL;
     return n;
 }
@@ -100,6 +104,7 @@ int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t wh
                             : !strcmp(opt, "--gpu-lock") ? &a->gpu_lock
                             : !strcmp(opt, "--counters") ? &a->counters_dir
                             : !strcmp(opt, "--go")       ? &a->go_fd
+                            : !strcmp(opt, "--serve")    ? &a->serve_fd
                                                          : NULL;
         if (!strcmp(opt, "--no-timing")) {
             a->no_timing = 1;

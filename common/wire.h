@@ -34,11 +34,13 @@ extern "C" {
 
 /* ---- names ---- */
 
-#define WI_RESULT_FILE "result.json"                  /* the child's record, in its work folder */
-#define WI_TRACE_FILE "trace.json"                    /* the tracer's record, beside it */
-#define WI_EXPLORE_CSV "explore.csv"                  /* an explore run's table */
-#define WI_RECORD_FILE "record.json"                  /* the student's launches, recorded */
-#define WI_TRACE_RECORD_FILE "record-trace.json"      /* the same, on the trace's smaller problem */
+#define WI_RESULT_FILE "result.json"             /* the child's record, in its work folder */
+#define WI_TRACE_FILE "trace.json"               /* the tracer's record, beside it */
+#define WI_EXPLORE_CSV "explore.csv"             /* an explore run's table */
+#define WI_RECORD_FILE "record.json"             /* the student's launches, recorded */
+#define WI_TRACE_RECORD_FILE "record-trace.json" /* the same, on the trace's smaller problem */
+#define WI_REPLAY_IMAGE "kernel.fatbin" /* in the replays' folder: the device code replayed */
+#define WI_COUNTERS_DIR "counters"      /* ... and where the counters' replay leaves its result */
 #define WI_CHECK_RECORD_FILE "record-check-%02u.json" /* ... on check shape %u (printf) */
 #define WI_CHECK_DIR "check-%02u"       /* where a replay saves what it made on check shape %u */
 #define WI_TRACER_LIB "libcl_tracer.so" /* the trace engine, beside grade-worker */
@@ -95,6 +97,9 @@ typedef struct wi_args {
      * in. A run child keeps it and writes "m" on it once it has measured (ch_measured); the
      * recording closes it before it loads the student's code. NULL: none, it starts at once. */
     const char *go_fd;
+    /* WI_COUNTERS without a lab: the counting server (countreq.h), serving the requests that
+     * come on this inherited socket ("FD") until every sender's end is closed. NULL: none. */
+    const char *serve_fd;
 } wi_args;
 
 /* How long a replay waits for the GPU lock before it gives up with CL_EXIT_GPU_BUSY (its
@@ -104,7 +109,7 @@ typedef struct wi_args {
  * seven limited takes and its retake after measuring. */
 #define WI_GPU_WAIT_S_BESIDE (8 * WI_GPU_WAIT_S)
 
-#define WI_MAX_ARGV 24
+#define WI_MAX_ARGV 28
 /* Writes the command line for a into argv (program first, NULL last), the seed's digits into
  * seed (which must outlive argv). Returns the number of arguments. */
 int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],

@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exit_codes.h"
@@ -296,6 +300,92 @@ int ch_read_result(const char *workdir, wi_result *res, char *why, size_t why_si
     int rc = json ? wi_result_from_json(json, res, why, why_size) : -1;
     cJSON_Delete(json);
     return rc;
+}
+
+/* ---- the counting server ---- */
+
+struct ch_server {
+    pid_t pid;
+};
+
+ch_server *ch_serve(const char *worker, const gl_lock *gpu, const char *log, int *sock)
+{
+    int sv[2];
+    ch_server *s = calloc(1, sizeof *s);
+    if (!s || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        free(s);
+        return NULL;
+    }
+    char fd[16], fds[32];
+    snprintf(fd, sizeof fd, "%d", sv[1]);
+    gl_format(gpu, fds, sizeof fds);
+    wi_args a = {.mode = WI_COUNTERS,
+                 .workdir = ".",
+                 .serve_fd = fd,
+                 .gpu_lock = gpu->lock_fd >= 0 ? fds : NULL};
+    const char *argv[WI_MAX_ARGV];
+    char seed[24];
+    wi_args_to_argv(worker, &a, seed, argv);
+    int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    fflush(NULL);
+    pid_t pid = out >= 0 ? fork() : -1;
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        setpgid(0, 0);
+        int keep[] = {sv[1], gpu->lock_fd, gpu->turn_fd, gpu->count_fd};
+        for (size_t i = 0; i < sizeof keep / sizeof keep[0]; ++i)
+            if (keep[i] >= 0)
+                fcntl(keep[i], F_SETFD, 0);
+        int null_fd = open("/dev/null", O_RDONLY);
+        if (null_fd >= 0)
+            dup2(null_fd, STDIN_FILENO);
+        dup2(out, STDOUT_FILENO);
+        dup2(out, STDERR_FILENO);
+        execv(worker, (char *const *)argv);
+        _exit(127);
+    }
+    if (out >= 0)
+        close(out);
+    close(sv[1]); /* the server's alone: when it ends, what is queued for it ends too */
+    if (pid < 0) {
+        close(sv[0]);
+        free(s);
+        return NULL;
+    }
+    s->pid = pid;
+    rn_spare(pid); /* this process's own helper: no orphan for the runner to clean up */
+    *sock = sv[0];
+    return s;
+}
+
+pid_t ch_server_pid(const ch_server *s)
+{
+    return s ? s->pid : -1;
+}
+
+void ch_serve_end(ch_server *s, int sock, double wait_s)
+{
+    if (sock >= 0)
+        close(sock);
+    if (!s)
+        return;
+    int st;
+    for (double waited = 0;; waited += 0.005) {
+        pid_t got = waitpid(s->pid, &st, WNOHANG);
+        if (got == s->pid || (got < 0 && errno != EINTR))
+            break;
+        if (waited >= wait_s) {
+            kill(-s->pid, SIGKILL);
+            kill(s->pid, SIGKILL);
+            while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            break;
+        }
+        struct timespec pause = {0, 5000000};
+        nanosleep(&pause, NULL);
+    }
+    rn_unspare(s->pid);
+    free(s);
 }
 
 void ch_explain(const rn_result *r, double limit_s, char *buf, size_t size)

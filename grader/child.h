@@ -8,6 +8,7 @@
 #define CL_CHILD_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "gpulock.h"
 #include "runner.h"
@@ -69,6 +70,21 @@ int ch_finish(ch_early *e, rn_result *r);
 /* Reads the record the child left in workdir into *res. Returns 0, or -1 with why (no record,
  * not a regular file, malformed, a key missing). */
 int ch_read_result(const char *workdir, wi_result *res, char *why, size_t why_size);
+
+/* The counting server (countreq.h, grade-worker counters --serve) of gradings side by side:
+ * started here, in a process group of its own that dies with this process, handed gpu (the
+ * lock, which it shares) and its end of a new socket pair; *sock gets the other end, close-on-
+ * exec, for the gradings this process forks to send their requests on. What it prints goes
+ * to log. NULL where it could not be started (the gradings then count in their run children,
+ * as without it). */
+typedef struct ch_server ch_server;
+ch_server *ch_serve(const char *worker, const gl_lock *gpu, const char *log, int *sock);
+/* Its process, for a grading to stop one that counts a kernel that hangs. */
+pid_t ch_server_pid(const ch_server *s);
+/* Closes this process's end of the socket (the gradings that inherited it have ended: the
+ * server sees that every sender is gone, and ends), waits at most wait_s seconds for it to
+ * end, then kills it; frees s. */
+void ch_serve_end(ch_server *s, int sock, double wait_s);
 
 /* Explains a child that did not finish cleanly (r, run with the time limit limit_s) in one
  * line for a student: timed out, crashed, a CUDA call failed, the contract, ... */

@@ -24,7 +24,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@
 
 #include "build.h"
 #include "child.h"
+#include "countreq.h"
 #include "decide.h"
 #include "early_check.h"
 #include "gpulock.h"
@@ -859,8 +862,8 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
  * own copies of the device code and the records in it. The replays' requests name what is in it
  * relative to it (replay_names), so that a replay started before it existed (ch_start_early)
  * finds them once told where it is. */
-static const char *const replay_names[] = {"run", "trace", "counters"};
-#define REPLAY_IMAGE "kernel.fatbin"
+static const char *const replay_names[] = {"run", "trace", WI_COUNTERS_DIR};
+#define REPLAY_IMAGE WI_REPLAY_IMAGE
 
 static int prepare_replays(const lab_spec *spec, const oc_outcome *o, lab_files *f,
                            const void *image, size_t size)
@@ -915,6 +918,74 @@ static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, con
     return req;
 }
 
+/* Whether spec's counters are counted by the run's counting server (gr_config.counting):
+ * counters that CUPTI counts by patching instructions, for labs graded side by side. Lab 05's
+ * bank conflicts are hardware counters, read in its run child with the GPU held alone. */
+static int served(const gr_config *cfg, const lab_spec *spec)
+{
+    return cfg->counters && cfg->counting && cfg->counting->sock >= 0 &&
+           !spec->report_bank_conflicts && cfg->gpu && cfg->gpu->lock_fd >= 0;
+}
+
+/* The answer to this lab's request to the counting server, to read (cq_wait); -1: none. */
+static int count_answer = -1;
+
+/* How long a count may take in the server: one replay of the work and its set-up, less than
+ * a run child's correctness replay, timing and checks. */
+static double count_limit_s(const gr_config *cfg)
+{
+    return cfg->run_timeout_s;
+}
+
+/* Sends the lab's count to the server, once its replays' folder is ready (run_compiled): it is
+ * counted beside the run child. Where it cannot be sent, the lab counts in a child of its own
+ * (served_counts). */
+static void ask_counts(const gr_config *cfg, const lab_spec *spec, const lab_files *f)
+{
+    if (!served(cfg, spec))
+        return;
+    cq_request rq = {.seed = cfg->seed, .limit_s = count_limit_s(cfg)};
+    snprintf(rq.lab, sizeof rq.lab, "%s", spec->id);
+    if (!realpath(f->run, rq.dir) || cq_send(cfg->counting->sock, &rq, &count_answer) != 0)
+        count_answer = -1;
+}
+
+/* The counters of a served lab, once its run is known to be right: the server's answer waited
+ * for (the requests before it in its queue included), or where none comes (the server could
+ * not count it, ended, or ran out of time), a counters child of its own, as where there is no
+ * server. */
+static void served_counts(const gr_config *cfg, const lab_spec *spec, const lab_files *f)
+{
+    if (!served(cfg, spec))
+        return; /* counted in the run child */
+    /* Behind at most every other lab of the run; a server stuck on one ends at its limit. */
+    double wait_s = 8 * (count_limit_s(cfg) + 1) + WI_GPU_WAIT_S_BESIDE;
+    char answer = count_answer >= 0 ? cq_wait(count_answer, wait_s) : 0;
+    count_answer = -1;
+    if (answer == CQ_COUNTED)
+        return;
+    ch_request req = replay_request(cfg, spec, f, WI_COUNTERS, 2 * cfg->run_timeout_s);
+    rn_result r;
+    if (ch_run(cfg->worker, &req, &r) == 0)
+        rn_result_free(&r);
+}
+
+/* Forgets the server's answer for a lab whose counters are not wanted (its run was wrong): a
+ * server still counting a kernel whose run ran out of time counts one that hangs, and would
+ * keep every other lab's count waiting until its limit: it is stopped (those labs then count
+ * in children of their own). */
+static void forget_counts(const gr_config *cfg, const oc_outcome *o)
+{
+    if (count_answer < 0)
+        return;
+    struct pollfd p = {count_answer, POLLIN, 0};
+    if (o->run_status == RN_TIMED_OUT && poll(&p, 1, 0) == 0 && cfg->counting &&
+        cfg->counting->pid > 0)
+        kill(cfg->counting->pid, SIGKILL);
+    close(count_answer);
+    count_answer = -1;
+}
+
 /* The correctness replay's request (correctness_run). */
 static ch_request run_request(const gr_config *cfg, const lab_spec *spec, const lab_files *f)
 {
@@ -922,7 +993,8 @@ static ch_request run_request(const gr_config *cfg, const lab_spec *spec, const 
     double limit = cfg->run_timeout_s * (cfg->counters ? 2 : 1);
     ch_request req = replay_request(cfg, spec, f, WI_RUN, limit);
     req.args.no_timing = !cfg->timing;
-    req.args.counters_dir = cfg->counters ? replay_names[REPLAY_COUNTERS] : NULL;
+    req.args.counters_dir =
+        cfg->counters && !served(cfg, spec) ? replay_names[REPLAY_COUNTERS] : NULL;
     req.args.shared_counters = spec->report_bank_conflicts;
     return req;
 }
@@ -1194,9 +1266,11 @@ static void counters_result(const gr_config *cfg, const lab_spec *spec, oc_outco
     o->counters = engine_state(res.counters.status);
     snprintf(o->counters_why, sizeof o->counters_why, "%s", res.counters.why);
     add_counters(o, &res.counters);
-    /* Their share of the run child's time, for the breakdown. */
+    /* Their share of the run child's time, for the breakdown (none where the server or a
+     * child of their own counted). */
     o->counters_s = (res.counters.setup_ms + res.counters.measure_ms) / 1e3;
-    o->run_s -= o->counters_s < o->run_s ? o->counters_s : 0;
+    if (!served(cfg, spec))
+        o->run_s -= o->counters_s < o->run_s ? o->counters_s : 0;
     if (o->counters == OC_ENGINE_OK)
         check_measured(cfg, spec, o, f->replay[REPLAY_RUN], f->replay[REPLAY_COUNTERS],
                        &spec->shapes->graded, _("while the counters were read"));
@@ -1672,9 +1746,11 @@ static void check_and_measure(const gr_config *cfg, const lab_spec *spec, oc_out
     step_done(spec, "checks");
     int correct = o->check_ok && o->check.passed && !o->run_problem[0] && o->guards_intact;
     if (correct && cfg->counters) { /* read, and their outputs compared, while the trace runs */
+        served_counts(cfg, spec, f);
         counters_result(cfg, spec, o, f);
         step_done(spec, "counters");
     }
+    forget_counts(cfg, o);
     if (tj) {
         trace_end(tj, correct, o);
         step_done(spec, "trace");
@@ -1702,6 +1778,7 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
         snprintf(o->run_problem, sizeof o->run_problem, _("cannot prepare the replays' folder"));
         return;
     }
+    ask_counts(cfg, spec, f);
     t = rn_now_s();
     progress(cfg, _("[%s] replaying the launches (correctness%s)\n"), spec->id,
              cfg->timing && cfg->counters ? _(", then timing and the hardware counters (CUPTI)")
@@ -1947,6 +2024,7 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
             rn_result_free(&r);
     }
     rec.early = NULL;
+    forget_counts(cfg, o);
     if (cfg->trace)
         trace_end(&tj, 0, o);
     reference_end(&rj);

@@ -59,7 +59,16 @@ typedef struct gr_config {
     pid_t *compiling;
     /* Compiles stop once this descriptor is readable (bd_options.stop_fd); NULL: never. */
     const int *compile_stop_fd;
+    /* The counting server of gradings side by side (child.h ch_serve, countreq.h): a lab whose
+     * counters CUPTI counts by patching instructions sends its count there instead of counting
+     * in its run child, and counts in a child of its own where no answer comes. NULL: none. */
+    const struct gr_counting *counting;
 } gr_config;
+
+typedef struct gr_counting {
+    int sock;  /* the gradings' end of the server's socket */
+    pid_t pid; /* the server, stopped by a grading whose kernel hangs while it is counted */
+} gr_counting;
 
 /* Asks a child what GPU there is, first inside the recording's sandbox. Returns 0 with *dev
  * filled when one is usable; 1 when there is none or it cannot be used (why says so, for a

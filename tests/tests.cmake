@@ -14,7 +14,8 @@ if(TARGET PkgConfig::CMOCKA)
   add_executable(fake_child tests/unit/fake_child.c)
 
   set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis
-                    registry wire record sandbox ptxscan compile_cache pool i18n child early_check)
+                    registry wire record sandbox ptxscan compile_cache pool i18n child early_check
+                    countreq)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)

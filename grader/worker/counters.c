@@ -71,6 +71,17 @@ void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
     (void)res;
 }
 
+void ct_keep(ct_session *s)
+{
+    (void)s;
+}
+
+void ct_values(ct_session *s, wi_counters *res)
+{
+    (void)s;
+    (void)res;
+}
+
 void ct_close(ct_session *s, wi_counters *res)
 {
     (void)s;
@@ -98,6 +109,7 @@ struct ct_session {
     int ready;      /* the host's share was set up: ct_count may profile */
     int deferred;   /* ... but for the config image, which needs the counters' availability */
     int counted;    /* ct_count profiled: ct_close may evaluate */
+    int keep;       /* ct_keep: the profiler stays enabled from one count to the next */
     size_t nranges; /* the kernels ct_count profiled, for ct_close to evaluate */
 };
 typedef struct ct_session session;
@@ -251,17 +263,13 @@ out:
     return rc;
 }
 
-/* The target's share: the profiler enabled on the context, with its counter-data image. */
-static int open_target(session *s, wi_counters *res)
+/* A fresh counter-data image for the next count, and the profiler's configuration with it (on
+ * a profiler that stays enabled, ct_keep: what a count after the first sets up). */
+static int set_image(session *s, wi_counters *res)
 {
     int rc = -1;
-    CUcontext cu_ctx = s->ctx;
-    CUpti_RangeProfiler_Enable_Params en = {.structSize =
-                                                CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    en.ctx = cu_ctx;
-    TRY(cuptiRangeProfilerEnable(&en)); /* where a missing permission usually shows */
-    s->rp = en.pRangeProfilerObject;
-
+    free(s->data);
+    s->data = NULL;
     CUpti_RangeProfiler_GetCounterDataSize_Params sz = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
     sz.pRangeProfilerObject = s->rp;
@@ -296,6 +304,21 @@ static int open_target(session *s, wi_counters *res)
     sc.targetNestingLevel = 1;
     TRY(cuptiRangeProfilerSetConfig(&sc));
     rc = 0;
+out:
+    return rc;
+}
+
+/* The target's share: the profiler enabled on the context, with its counter-data image. */
+static int open_target(session *s, wi_counters *res)
+{
+    int rc = -1;
+    CUcontext cu_ctx = s->ctx;
+    CUpti_RangeProfiler_Enable_Params en = {.structSize =
+                                                CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en.ctx = cu_ctx;
+    TRY(cuptiRangeProfilerEnable(&en)); /* where a missing permission usually shows */
+    s->rp = en.pRangeProfilerObject;
+    rc = set_image(s, res);
 out:
     return rc;
 }
@@ -470,23 +493,40 @@ void ct_count(ct_session *s, tm_work work, void *ctx, wi_counters *res)
     int ok = !s->deferred || open_config(s, res, 1) == 0;
     if (s->deferred)
         gl_phase("profile-config"); /* the timeline shows that it was made here, in the hold */
-    ok = ok && open_target(s, res) == 0;
+    if (ok)
+        s->deferred = 0;
+    ok = ok && (s->rp ? set_image(s, res) : open_target(s, res)) == 0;
     gl_phase("profile-target"); /* the profiler enabled on the context, its image set up */
     double t1 = now_ms();
     res->setup_ms += t1 - t0;
     s->counted = ok && measure(s, res, work, ctx) == 0;
-    disable(s);
+    if (!s->keep || !s->counted)
+        disable(s);
     res->measure_ms = now_ms() - t1;
 }
 
-void ct_close(ct_session *s, wi_counters *res)
+void ct_keep(ct_session *s)
+{
+    if (s)
+        s->keep = 1;
+}
+
+void ct_values(ct_session *s, wi_counters *res)
 {
     if (!s)
         return;
     double t0 = now_ms();
     if (s->counted && evaluate(s, res) == 0)
         res->status = WI_ENGINE_OK;
+    s->counted = 0;
     res->measure_ms += now_ms() - t0;
+}
+
+void ct_close(ct_session *s, wi_counters *res)
+{
+    if (!s)
+        return;
+    ct_values(s, res);
     close_session(s);
 }
 

@@ -189,3 +189,18 @@ void rp_close(rp_replay *r)
     free(r->image);
     free(r);
 }
+
+void rp_close_keeping(rp_replay *r, rp_kept *kept)
+{
+    if (r && kept->n < RP_MAX_KEPT)
+        kept->replay[kept->n++] = r;
+    else
+        rp_close(r);
+}
+
+void rp_unload_kept(rp_kept *kept)
+{
+    for (unsigned i = 0; i < kept->n; ++i)
+        rp_close(kept->replay[i]);
+    kept->n = 0;
+}

@@ -39,6 +39,21 @@ cudaError_t rp_reload(void *ctx);
 
 void rp_close(rp_replay *r);
 
+/* Puts r aside with its module still loaded, among kept's (at most RP_MAX_KEPT; where it is
+ * full, r is closed as rp_close does); rp_unload_kept closes them all. For the counting server
+ * (worker.c serve), whose CUPTI profiler stays enabled from one lab's count to the next: no
+ * module is unloaded while it is (a grading child never does that: it counts once, then
+ * disables). Whether unloading under it was what made the server miss two of lab 06's kernels
+ * once is not known: with modules unloaded or kept, the next 48 counts were all whole
+ * (tests/gpu/RESULTS.md, sixteenth session). */
+enum { RP_MAX_KEPT = 64 };
+typedef struct rp_kept {
+    rp_replay *replay[RP_MAX_KEPT];
+    unsigned n;
+} rp_kept;
+void rp_close_keeping(rp_replay *r, rp_kept *kept);
+void rp_unload_kept(rp_kept *kept);
+
 #ifdef __cplusplus
 }
 #endif

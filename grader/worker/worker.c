@@ -20,7 +20,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "countreq.h"
 #include "record.h"
 #include "replay.h"
 #include "cuda_check.h"
@@ -747,6 +750,30 @@ static cudaError_t work_shared(void *arg)
     return w->run(w->ctx);
 }
 
+static uint32_t launches_of(const wi_record *rec)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; rec && i < rec->nops; ++i)
+        n += rec->ops[i].kind == WI_OP_LAUNCH;
+    return n;
+}
+
+/* Every recorded launch is one of CUPTI's ranges: where CUPTI reports fewer, the count is not
+ * the lab's whole work and fails (beside others, it is then read again alone). The counting
+ * server once returned the counts of 8 of lab 06's 10 kernels as "ok" (tests/gpu/RESULTS.md,
+ * sixteenth session; whether as fewer ranges or as ranges of zeros, that run did not say). A
+ * record of more launches than the ranges CUPTI keeps already fails in ct_count. */
+static void check_ranges(const wk_job *job, wi_counters *c)
+{
+    uint32_t launched = launches_of(job->record);
+    if (c->status != WI_ENGINE_OK || !job->record || launched > WI_MAX_KERNELS ||
+        (uint32_t)c->nkernels == launched)
+        return;
+    c->status = WI_ENGINE_FAILED;
+    snprintf(c->why, sizeof c->why, "CUPTI counted %d kernels of the %u launched", c->nkernels,
+             launched);
+}
+
 /* The counters engine: one replay under CUPTI's range profiler, set up (cs, ct_open) before
  * the caller took the counters' lock and the GPU (exclusively, or shared: beside, where CUPTI
  * starts its session with the GPU lock given up, work_shared), and the lock given back to
@@ -767,6 +794,7 @@ static void profile(const wk_job *job, const wk_lab *lab, void *state, const wor
     gl_release_counting(&gpu);    /* counted (where it held the counters' lock): the next may */
     gl_take(&gpu, GL_SHARED, -1); /* measured: no limit, nothing would be gained by one */
     ct_close(cs, &res->counters); /* the values, from what was counted: host work */
+    check_ranges(job, &res->counters);
     gl_phase("evaluate");
     write_result(job, res);
     if (res->counters.status == WI_ENGINE_OK) {
@@ -956,6 +984,151 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     return 0;
 }
 
+/* ---- the counting server (countreq.h): every lab of a grading run counted in one process ----
+ * CUPTI's first start on an enabled profiler is what a count costs (0.14 s alone, 0.3-0.8 s
+ * beside other contexts' work); the starts after it, on the same enabled profiler, well under
+ * a millisecond, and the hardware stays reserved meanwhile: no other process can count
+ * (tests/gpu/count_cost.sh's server variant, tests/gpu/RESULTS.md, sixteenth session). So the
+ * server holds the counters' lock from its first count until no request has come for
+ * SERVE_IDLE_MS, and each request is one replay of one lab's device code in its replays'
+ * folder, counted with the GPU shared, its result and outputs left there as a WI_COUNTERS child
+ * leaves them. It counts the labs whose counters CUPTI counts by patching instructions
+ * (CT_GLOBAL); lab 05's hardware counters are read in its run child, with the GPU held alone.
+ * A request that runs past its limit ends the server (SIGALRM): every answer still queued then
+ * reads as an end, and those labs count in children of their own. */
+enum { SERVE_IDLE_MS = 300 };
+
+static const wk_lab *lab_numbered(const char *id);
+
+static struct {
+    ct_session *cs;
+    wi_counters opened; /* what ct_open said: the chip, the passes, its set-up time */
+    wi_device device;
+    rp_kept modules; /* the labs' device code counted under it, unloaded once it is closed */
+} served;
+
+/* The profiler disabled and the counters' lock given up: another process may count. */
+static void serve_pause(void)
+{
+    if (served.cs) {
+        wi_counters ended;
+        ct_close(served.cs, &ended);
+        served.cs = NULL;
+        gl_phase("profile-close");
+    }
+    rp_unload_kept(&served.modules);
+    gl_release_counting(&gpu);
+}
+
+/* The server's log, a line a count: its kernels against the record's launches, and each
+ * kernel's global load and store requests. */
+static void say_counted(const wk_job *job, const wi_counters *c)
+{
+    uint32_t launches = launches_of(job->record);
+    fprintf(stderr, "serve %s: %s, %d kernels counted of %u launched:", job->lab,
+            c->status == WI_ENGINE_OK ? "ok" : c->why, c->nkernels, launches);
+    for (int k = 0; k < c->nkernels; ++k)
+        fprintf(stderr, " [%s %.0f %.0f]", c->kernels[k].name, c->kernels[k].v[WI_LD_REQUESTS],
+                c->kernels[k].v[WI_ST_REQUESTS]);
+    fprintf(stderr, "\n");
+    fflush(stderr);
+}
+
+/* One request: lab rq->lab's problem set up, its recorded launches replayed once under the
+ * profiler, the values and the outputs written into the replays' folder. Ends the process on
+ * what would end a WI_COUNTERS child (a CUDA error, an unusable record). */
+static char serve_one(const wk_job *base, const cq_request *rq)
+{
+    const wk_lab *lab = lab_numbered(rq->lab);
+    if (!lab || lab->builtin || chdir(rq->dir) != 0)
+        return CQ_REFUSED;
+    char tag[64];
+    snprintf(tag, sizeof tag, "serve %s", rq->lab);
+    gl_tag(tag);
+    if (!served.cs) {
+        if (gl_take_counting(&gpu, WI_GPU_WAIT_S) != 0)
+            return CQ_REFUSED;
+        served.cs = ct_open(CT_GLOBAL, &served.opened);
+        ct_keep(served.cs);
+        gl_phase("profile-setup");
+    }
+    if (gl_take(&gpu, GL_SHARED, WI_GPU_WAIT_S) != 0)
+        return CQ_REFUSED;
+    gl_phase("wait");
+    wk_job job = *base;
+    job.lab = rq->lab;
+    job.seed = rq->seed;
+    job.workdir = WI_COUNTERS_DIR;
+    job.record = NULL;
+    job.image = NULL;
+    job.shape = lab->shapes ? lab->shapes->graded : base->shape;
+    pending.record = WI_RECORD_FILE;
+    pending.image = WI_REPLAY_IMAGE;
+    static wi_result res;
+    memset(&res, 0, sizeof res);
+    res.mode = WI_COUNTERS;
+    res.device = served.device;
+    res.counters = served.opened;
+    void *state = open_replayed(&job, lab);
+    work w = open_work(&job, lab, state);
+    res.has_counters = 1;
+    ct_count(served.cs, w.run, w.ctx, &res.counters);
+    gl_phase("profile");
+    ct_values(served.cs, &res.counters);
+    gl_phase("evaluate");
+    check_ranges(&job, &res.counters);
+    say_counted(&job, &res.counters);
+    /* A count that failed here is read again in a counters child of the lab's own (which says
+     * why, where it fails there too). */
+    char answer = res.counters.status == WI_ENGINE_OK ? CQ_COUNTED : CQ_REFUSED;
+    if (answer == CQ_COUNTED) {
+        write_result(&job, &res);
+        res.has_run = 1;
+        res.run.launched = 1;
+        res.run.guards_intact = lab->save(state, &job);
+        res.run.useful_bytes = lab->useful_bytes(state);
+        write_result(&job, &res);
+    }
+    rp_close_keeping(w.replay, &served.modules);
+    lab->close(state);
+    gl_release(&gpu);
+    gl_phase("close");
+    return answer;
+}
+
+/* Serves the requests that come on sock until every sender's end is closed. */
+static int serve(const wk_job *base, const wi_device *dev, int sock)
+{
+    signal(SIGPIPE, SIG_IGN); /* a grading that stopped waiting: its answer is lost */
+    served.device = *dev;
+    gl_release(&gpu); /* taken shared for CUDA's start; each request takes it again */
+    for (;;) {
+        struct pollfd p = {sock, POLLIN, 0};
+        int rc = poll(&p, 1, served.cs ? SERVE_IDLE_MS : -1);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0 || (p.revents & (POLLNVAL | POLLERR)))
+            break; /* no socket to serve: the gradings count in children of their own */
+        if (rc == 0) {
+            serve_pause(); /* idle: the hardware back to whoever waits for it */
+            continue;
+        }
+        cq_request rq;
+        int reply;
+        int got = cq_receive(sock, &rq, &reply);
+        if (got == 0)
+            break;
+        if (got < 0)
+            continue; /* not a request (dropped), or interrupted */
+        alarm((unsigned)rq.limit_s + 1);
+        char answer = serve_one(base, &rq);
+        alarm(0);
+        cq_answer(reply, answer);
+    }
+    serve_pause();
+    return 0;
+}
+
 static int mode_explore(wk_job *job, const wk_lab *lab, wi_result *res)
 {
     (void)res;
@@ -1094,6 +1267,13 @@ int main(int argc, char **argv)
     }
     CL_CUDA_CHECK(cudaSetDevice(0)); /* which makes this process's context */
     gl_phase("cuda-start");
+    if (a.mode == WI_COUNTERS && !a.lab && a.serve_fd) {
+        char *end = NULL;
+        long fd = strtol(a.serve_fd, &end, 10);
+        if (!*a.serve_fd || *end || fd < 0 || fd > INT_MAX)
+            return usage("--serve is not a descriptor");
+        return serve(&job, &res.device, (int)fd);
+    }
     if (a.mode == WI_COUNTERS && !a.lab)
         return counters_self_test(&job, &res);
 

@@ -3,8 +3,10 @@
 # from a fatbin, three rounds a process, for each variant (the module loaded before the
 # profiler is enabled, as the worker does; after it; and a launch outside the counted range
 # first), with 0 and 4096 MiB of other device memory allocated; then beside CPU-bound processes,
-# beside other contexts' GPU work, and through CUPTI's SASS metrics API (alone, with the module's
-# two kernels launched one after the other, and four processes at once).
+# beside other contexts' GPU work; several sessions on one enabled profiler (by metrics and
+# replay mode; and a server's eight sessions, and another process counting while it idles);
+# then through CUPTI's SASS metrics API (alone, with the module's two kernels launched one after
+# the other, and four processes at once).
 # A measurement for the speed work (issue 12), not a test: it asserts nothing. Exits 77 without
 # a GPU.
 #     tests/gpu/count_cost.sh
@@ -38,6 +40,22 @@ sleep 1
 kill $pids 2>/dev/null
 wait 2>/dev/null
 echo "(milliseconds; 'sum' is the steps from enabling the profiler to disabling it)"
+echo "--- three sessions a round on one enabled profiler, by metrics (sass, one, hw) and replay mode"
+for m in sass one hw; do
+    for r in kernel user application; do
+        echo "--- metrics $m, replay $r"
+        COUNT_COST_METRICS=$m COUNT_COST_REPLAY=$r COUNT_COST_STARTS=3 \
+            "$out/count_cost" "$out/kernel.fatbin" before 0 2>&1 | tail -n +3
+    done
+done
+echo "--- one enable, eight sessions (each a fresh module, buffers and counter-data image)"
+"$out/count_cost" "$out/kernel.fatbin" server 8
+echo "--- the same, idle 10 s after its first session; another process counts meanwhile"
+"$out/count_cost" "$out/kernel.fatbin" server 3 10 > "$out/idle.txt" 2>&1 &
+sleep 3
+"$out/count_cost" "$out/kernel.fatbin" before 0 2>&1 | grep -i 'error\|^before' | head -3
+wait
+cat "$out/idle.txt"
 echo "--- CUPTI's SASS metrics API: the metrics about global and shared memory, then one process"
 "$out/count_cost" "$out/kernel.fatbin" sass list > "$out/sass.txt" 2>&1
 grep -c '^sass metric' "$out/sass.txt"

@@ -58,7 +58,8 @@ static void test_wire_args_round_trip(void **state)
                  .shared_counters = 1,
                  .counters_dir = "/tmp/w/run/counters",
                  .gpu_lock = "5:6",
-                 .go_fd = "7"};
+                 .go_fd = "7",
+                 .serve_fd = "9"};
     const char *argv[WI_MAX_ARGV];
     char seed[24];
     int argc = wi_args_to_argv("grade-worker", &a, seed, argv);
@@ -81,6 +82,7 @@ static void test_wire_args_round_trip(void **state)
     assert_string_equal(b.counters_dir, a.counters_dir);
     assert_string_equal(b.gpu_lock, a.gpu_lock);
     assert_string_equal(b.go_fd, a.go_fd);
+    assert_string_equal(b.serve_fd, a.serve_fd);
 
     /* What is not given is not written, and reads back as not given. */
     wi_args probe = {.mode = WI_PROBE, .workdir = "/tmp/p"};
@@ -89,6 +91,7 @@ static void test_wire_args_round_trip(void **state)
     assert_null(b.lab);
     assert_null(b.kernel);
     assert_null(b.go_fd);
+    assert_null(b.serve_fd);
     assert_int_equal(b.no_timing, 0);
     assert_int_equal(b.shared_counters, 0);
 }
