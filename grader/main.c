@@ -28,10 +28,10 @@
 #endif
 #include "cli.h"
 #include "i18n.h"
+#include "child.h"
 #include "doctor.h"
 #include "exit_codes.h"
 #include "explore.h"
-#include "child.h"
 #include "grade.h"
 #include "lab.h"
 #include "model.h"

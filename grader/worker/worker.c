@@ -551,6 +551,15 @@ static work open_work(const wk_job *job, const wk_lab *lab, void *state)
     return w;
 }
 
+/* The lab's outputs saved into job's folder, and what the run says of them. */
+static void save_run(const wk_job *job, const wk_lab *lab, void *state, wi_result *res)
+{
+    res->has_run = 1;
+    res->run.launched = 1;
+    res->run.guards_intact = lab->save(state, job);
+    res->run.useful_bytes = lab->useful_bytes(state);
+}
+
 /* One run of the work, to the end; its outputs saved. */
 static void run_once(const wk_job *job, const wk_lab *lab, void *state, const work *w,
                      wi_result *res)
@@ -558,11 +567,8 @@ static void run_once(const wk_job *job, const wk_lab *lab, void *state, const wo
     CL_CUDA_CHECK(w->run(w->ctx));
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     gl_phase("launches");
-    res->has_run = 1;
-    res->run.guards_intact = lab->save(state, job);
+    save_run(job, lab, state, res);
     gl_phase("save");
-    res->run.launched = 1;
-    res->run.useful_bytes = lab->useful_bytes(state);
 }
 
 /* Calls the student's launchers once on the lab's buffers, recording what they do. */
@@ -617,10 +623,7 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
     void *state = open_lab(job, lab);
     record_once(job, lab, state, &rec);
     write_record(job, WI_RECORD_FILE, &rec);
-    res->has_run = 1;
-    res->run.launched = 1;
-    res->run.guards_intact = lab->save(state, job);
-    res->run.useful_bytes = lab->useful_bytes(state);
+    save_run(job, lab, state, res);
     write_result(job, res);
     gl_phase("save");
     lab->close(state);
@@ -798,10 +801,7 @@ static void profile(const wk_job *job, const wk_lab *lab, void *state, const wor
     gl_phase("evaluate");
     write_result(job, res);
     if (res->counters.status == WI_ENGINE_OK) {
-        res->has_run = 1;
-        res->run.launched = 1;
-        res->run.guards_intact = lab->save(state, job);
-        res->run.useful_bytes = lab->useful_bytes(state);
+        save_run(job, lab, state, res);
         write_result(job, res);
     }
 }
@@ -1083,10 +1083,7 @@ static char serve_one(const wk_job *base, const cq_request *rq)
     char answer = res.counters.status == WI_ENGINE_OK ? CQ_COUNTED : CQ_REFUSED;
     if (answer == CQ_COUNTED) {
         write_result(&job, &res);
-        res.has_run = 1;
-        res.run.launched = 1;
-        res.run.guards_intact = lab->save(state, &job);
-        res.run.useful_bytes = lab->useful_bytes(state);
+        save_run(&job, lab, state, &res);
         write_result(&job, &res);
     }
     rp_close_keeping(w.replay, &served.modules);
@@ -1209,6 +1206,14 @@ static void phase_exit(void)
     gl_phase("exit");
 }
 
+/* An inherited descriptor's number from the command line; -1 when it is not one. */
+static int descriptor(const char *text)
+{
+    char *end = NULL;
+    long fd = strtol(text, &end, 10);
+    return !*text || *end || fd < 0 || fd > INT_MAX ? -1 : (int)fd;
+}
+
 int main(int argc, char **argv)
 {
     /* One work queue from this process to the GPU (a grading child's work is one stream's; the
@@ -1250,11 +1255,9 @@ int main(int argc, char **argv)
         use_gpu(GL_SHARED);
     }
     if (a.go_fd) {
-        char *end = NULL;
-        long fd = strtol(a.go_fd, &end, 10);
-        if (!*a.go_fd || *end || fd < 0 || fd > INT_MAX)
+        pending.go_fd = descriptor(a.go_fd);
+        if (pending.go_fd < 0)
             return usage("--go is not a descriptor");
-        pending.go_fd = (int)fd;
         pending.keep = a.mode == WI_RUN;
     }
     int derr = query_device(&job, &res, pending.go_fd < 0);
@@ -1268,11 +1271,8 @@ int main(int argc, char **argv)
     CL_CUDA_CHECK(cudaSetDevice(0)); /* which makes this process's context */
     gl_phase("cuda-start");
     if (a.mode == WI_COUNTERS && !a.lab && a.serve_fd) {
-        char *end = NULL;
-        long fd = strtol(a.serve_fd, &end, 10);
-        if (!*a.serve_fd || *end || fd < 0 || fd > INT_MAX)
-            return usage("--serve is not a descriptor");
-        return serve(&job, &res.device, (int)fd);
+        int sock = descriptor(a.serve_fd);
+        return sock < 0 ? usage("--serve is not a descriptor") : serve(&job, &res.device, sock);
     }
     if (a.mode == WI_COUNTERS && !a.lab)
         return counters_self_test(&job, &res);

@@ -4,6 +4,7 @@
 # where the server gives no answer. What must hold before it becomes the default:
 #   same        the seven stubs and the seven solutions get the same verdicts, scores and
 #               counted requests and sectors, loads and stores, with the server as without it;
+#               (each run's wall time is printed; the kernels were compiled before: re-grades);
 #   killed      the server killed as soon as it starts: every solution still PASSes, with its
 #               counters read (six labs then count in children of their own).
 # On the H200 (sixteenth session, tests/gpu/RESULTS.md) "same" passed and "killed" did not: lab
@@ -32,12 +33,19 @@ summary() {
     done
 }
 cd "$src" || exit 1
+"$build/grade" --seed 7 -q >/dev/null 2>&1 # compiled once, so that the runs below are re-grades
+"$build/grade" --solution --seed 7 -q >/dev/null 2>&1
 bad=
 for who in stubs solutions; do
     flag=; [ $who = solutions ] && flag=--solution
+    a=$(date +%s.%N)
     GRADE_COUNT_SERVER=1 "$build/grade" $flag --seed 7 -q --format json \
         --output "$t/$who-on.json" >/dev/null 2>&1
+    b=$(date +%s.%N)
     "$build/grade" $flag --seed 7 -q --format json --output "$t/$who-off.json" >/dev/null 2>&1
+    c=$(date +%s.%N)
+    awk -v a="$a" -v b="$b" -v c="$c" -v w="$who" \
+        'BEGIN { printf "%s: %.2f s with the server, %.2f s without\n", w, b - a, c - b }'
     summary "$t/$who-on.json" > "$t/$who-on.txt"
     summary "$t/$who-off.json" > "$t/$who-off.txt"
     echo "--- $who with the server (lab verdict score counters: state, load requests, sectors, store requests, sectors)"
