@@ -24,8 +24,8 @@ int cq_send(int sock, const cq_request *rq, int *answer)
         errno = EINVAL;
         return -1;
     }
-    int n = snprintf(text, sizeof text, "%s %" PRIu64 " %" PRIu64 " %s", rq->lab, rq->seed,
-                     (uint64_t)(rq->limit_s * 1000 + 0.5), rq->dir);
+    int n = snprintf(text, sizeof text, "%s %" PRIu64 " %" PRIu64 " %d %s", rq->lab, rq->seed,
+                     (uint64_t)(rq->limit_s * 1000 + 0.5), rq->shared ? 1 : 0, rq->dir);
     if (n < 0 || (size_t)n >= sizeof text || !rq->lab[0] || strchr(rq->lab, ' ')) {
         errno = EINVAL;
         return -1;
@@ -62,13 +62,14 @@ int cq_send(int sock, const cq_request *rq, int *answer)
     return 0;
 }
 
-/* Parses "LAB SEED LIMIT_MS DIR" (DIR may hold spaces; it is the rest). */
+/* Parses "LAB SEED LIMIT_MS SHARED DIR" (SHARED 0 or 1; DIR may hold spaces: it is the rest). */
 static int parse(char *text, cq_request *rq)
 {
     memset(rq, 0, sizeof *rq);
     char *lab = strtok(text, " "), *seed = strtok(NULL, " "), *limit = strtok(NULL, " ");
-    char *dir = strtok(NULL, "");
-    if (!lab || !seed || !limit || !dir || strlen(lab) >= sizeof rq->lab ||
+    char *shared = strtok(NULL, " "), *dir = strtok(NULL, "");
+    if (!lab || !seed || !limit || !shared || !dir ||
+        (strcmp(shared, "0") && strcmp(shared, "1")) || strlen(lab) >= sizeof rq->lab ||
         strlen(dir) >= sizeof rq->dir || dir[0] != '/')
         return -1;
     char *end;
@@ -80,6 +81,7 @@ static int parse(char *text, cq_request *rq)
     if (errno || *end || ms == 0 || limit[0] == '-')
         return -1;
     rq->limit_s = ms / 1000.0;
+    rq->shared = shared[0] == '1';
     snprintf(rq->lab, sizeof rq->lab, "%s", lab);
     snprintf(rq->dir, sizeof rq->dir, "%s", dir);
     return 0;

@@ -306,6 +306,7 @@ int ch_read_result(const char *workdir, wi_result *res, char *why, size_t why_si
 
 struct ch_server {
     pid_t pid;
+    char log[PATH_MAX]; /* its standard error, where how it ended is added */
 };
 
 ch_server *ch_serve(const char *worker, const gl_lock *gpu, const char *log, int *sock)
@@ -326,6 +327,7 @@ ch_server *ch_serve(const char *worker, const gl_lock *gpu, const char *log, int
     const char *argv[WI_MAX_ARGV];
     char seed[24];
     wi_args_to_argv(worker, &a, seed, argv);
+    snprintf(s->log, sizeof s->log, "%s", log);
     int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     fflush(NULL);
     pid_t pid = out >= 0 ? fork() : -1;
@@ -385,6 +387,15 @@ void ch_serve_end(ch_server *s, int sock, double wait_s)
         nanosleep(&pause, NULL);
     }
     rn_unspare(s->pid);
+    /* How it ended, for whoever reads the log: a server that dies leaves no line of its own. */
+    FILE *log = !WIFEXITED(st) || WEXITSTATUS(st) ? fopen(s->log, "a") : NULL;
+    if (log) {
+        if (WIFSIGNALED(st))
+            fprintf(log, "the counting server was killed by signal %d\n", WTERMSIG(st));
+        else
+            fprintf(log, "the counting server exited %d\n", WEXITSTATUS(st));
+        fclose(log);
+    }
     free(s);
 }
 

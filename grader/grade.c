@@ -918,13 +918,13 @@ static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, con
     return req;
 }
 
-/* Whether spec's counters are counted by the run's counting server (gr_config.counting):
- * counters that CUPTI counts by patching instructions, for labs graded side by side. Lab 05's
- * bank conflicts are hardware counters, read in its run child with the GPU held alone. */
-static int served(const gr_config *cfg, const lab_spec *spec)
+/* Whether the labs' counters are counted by the run's counting server (gr_config.counting), for
+ * labs graded side by side: every lab's (lab 05's bank conflicts, hardware counters, with the
+ * GPU held alone there too). */
+static int served(const gr_config *cfg)
 {
-    return cfg->counters && cfg->counting && cfg->counting->sock >= 0 &&
-           !spec->report_bank_conflicts && cfg->gpu && cfg->gpu->lock_fd >= 0;
+    return cfg->counters && cfg->counting && cfg->counting->sock >= 0 && cfg->gpu &&
+           cfg->gpu->lock_fd >= 0;
 }
 
 /* The answer to this lab's request to the counting server, to read (cq_wait); -1: none. */
@@ -942,9 +942,10 @@ static double count_limit_s(const gr_config *cfg)
  * (served_counts). */
 static void ask_counts(const gr_config *cfg, const lab_spec *spec, const lab_files *f)
 {
-    if (!served(cfg, spec))
+    if (!served(cfg))
         return;
-    cq_request rq = {.seed = cfg->seed, .limit_s = count_limit_s(cfg)};
+    cq_request rq = {
+        .seed = cfg->seed, .limit_s = count_limit_s(cfg), .shared = spec->report_bank_conflicts};
     snprintf(rq.lab, sizeof rq.lab, "%s", spec->id);
     if (!realpath(f->run, rq.dir) || cq_send(cfg->counting->sock, &rq, &count_answer) != 0)
         count_answer = -1;
@@ -956,7 +957,7 @@ static void ask_counts(const gr_config *cfg, const lab_spec *spec, const lab_fil
  * server. */
 static void served_counts(const gr_config *cfg, const lab_spec *spec, const lab_files *f)
 {
-    if (!served(cfg, spec))
+    if (!served(cfg))
         return; /* counted in the run child */
     /* Behind at most every other lab of the run; a server stuck on one ends at its limit. */
     double wait_s = 8 * (count_limit_s(cfg) + 1) + WI_GPU_WAIT_S_BESIDE;
@@ -965,6 +966,7 @@ static void served_counts(const gr_config *cfg, const lab_spec *spec, const lab_
     if (answer == CQ_COUNTED)
         return;
     ch_request req = replay_request(cfg, spec, f, WI_COUNTERS, 2 * cfg->run_timeout_s);
+    req.args.shared_counters = spec->report_bank_conflicts;
     rn_result r;
     if (ch_run(cfg->worker, &req, &r) == 0)
         rn_result_free(&r);
@@ -993,8 +995,7 @@ static ch_request run_request(const gr_config *cfg, const lab_spec *spec, const 
     double limit = cfg->run_timeout_s * (cfg->counters ? 2 : 1);
     ch_request req = replay_request(cfg, spec, f, WI_RUN, limit);
     req.args.no_timing = !cfg->timing;
-    req.args.counters_dir =
-        cfg->counters && !served(cfg, spec) ? replay_names[REPLAY_COUNTERS] : NULL;
+    req.args.counters_dir = cfg->counters && !served(cfg) ? replay_names[REPLAY_COUNTERS] : NULL;
     req.args.shared_counters = spec->report_bank_conflicts;
     return req;
 }
@@ -1269,7 +1270,7 @@ static void counters_result(const gr_config *cfg, const lab_spec *spec, oc_outco
     /* Their share of the run child's time, for the breakdown (none where the server or a
      * child of their own counted). */
     o->counters_s = (res.counters.setup_ms + res.counters.measure_ms) / 1e3;
-    if (!served(cfg, spec))
+    if (!served(cfg))
         o->run_s -= o->counters_s < o->run_s ? o->counters_s : 0;
     if (o->counters == OC_ENGINE_OK)
         check_measured(cfg, spec, o, f->replay[REPLAY_RUN], f->replay[REPLAY_COUNTERS],

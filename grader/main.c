@@ -667,15 +667,13 @@ static void grade_labs(session *s, oc_outcome *outcomes, int print)
     side_by_side b = {.s = s, .outcomes = outcomes, .print = print, .ended = calloc(s->nlabs, 1)};
     if (!b.ended)
         die(CL_EXIT_ENV, "%s", "out of memory");
-    /* With GRADE_COUNT_SERVER=1, one process counts every lab's counters (countreq.h):
-     * CUPTI's start paid once. Not the default yet: on the H200 it once left two of lab 06's
-     * ten kernels out of its counts, once ended while counting, and in the run where it was
-     * killed, lab 04's solution failed its speed gate (tests/gpu/count_server.sh,
-     * tests/gpu/RESULTS.md, sixteenth session). */
+    /* One process counts every lab's counters (countreq.h): CUPTI's start paid once, while
+     * the labs compile and record (tests/gpu/count_server.sh, tests/gpu/RESULTS.md, sixteenth
+     * and seventeenth sessions). GRADE_COUNT_SERVER=0: each lab counts in its own children. */
     gr_counting counting = {-1, -1};
     ch_server *server = NULL;
     const char *knob = getenv("GRADE_COUNT_SERVER");
-    if (s->cfg.counters && knob && !strcmp(knob, "1")) {
+    if (s->cfg.counters && !(knob && !strcmp(knob, "0"))) {
         char log[PATH_MAX + 32];
         snprintf(log, sizeof log, "%s/count-server.log", s->base);
         server = ch_serve(s->cfg.worker, &s->gpu, log, &counting.sock);

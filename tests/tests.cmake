@@ -183,6 +183,12 @@ add_test(NAME gpu_engines_agree
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/engines_agree.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(gpu_engines_agree PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600
                                                   RESOURCE_LOCK gpu)
+# The counting server: the same verdicts and counts with it as without, and every lab counted
+# where it is killed (tests/gpu/count_server.sh).
+add_test(NAME gpu_count_server
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/count_server.sh ${PROJECT_BINARY_DIR})
+set_tests_properties(gpu_count_server PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600
+                                                 RESOURCE_LOCK gpu)
 # Batch grading: 20 submissions graded, then killed in the middle and resumed (tests/gpu/batch.sh).
 add_test(NAME gpu_batch COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/batch.sh ${PROJECT_BINARY_DIR}
                                    ${PROJECT_SOURCE_DIR})

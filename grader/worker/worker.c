@@ -741,16 +741,22 @@ static int counter_level(const wk_job *job)
 
 /* The counters' work beside other gradings: CUPTI starts its session (cuptiRangeProfilerStart,
  * about 0.14 s of host work on the H200: tests/gpu/count_cost.sh) holding the counters' lock
- * alone, while another grading may be timing, and the work itself runs with the GPU shared
- * again. A wait for it that runs out fails the count, which mode_run then reads again with the
- * GPU held alone. */
-static cudaError_t work_shared(void *arg)
+ * alone, while another grading may be timing, and the work itself runs with the GPU lock taken
+ * again as how says (shared; held alone for hardware counters, in the counting server). A wait
+ * for it that runs out fails the count, which is then read again (mode_run: with the GPU held
+ * alone; the server: in a child of the lab's own). */
+typedef struct held_work {
+    const work *w;
+    int how; /* the GPU lock the work takes: GL_SHARED, or GL_EXCLUSIVE for hardware counters */
+} held_work;
+
+static cudaError_t work_held(void *arg)
 {
-    const work *w = arg;
-    if (gl_take(&gpu, GL_SHARED, WI_GPU_WAIT_S) != 0)
+    const held_work *h = arg;
+    if (gl_take(&gpu, h->how, WI_GPU_WAIT_S) != 0)
         return cudaErrorTimeout;
-    gl_phase("profile-gpu"); /* the wait for the GPU, shared again */
-    return w->run(w->ctx);
+    gl_phase("profile-gpu"); /* the wait for the GPU */
+    return h->w->run(h->w->ctx);
 }
 
 static uint32_t launches_of(const wi_record *rec)
@@ -779,7 +785,7 @@ static void check_ranges(const wk_job *job, wi_counters *c)
 
 /* The counters engine: one replay under CUPTI's range profiler, set up (cs, ct_open) before
  * the caller took the counters' lock and the GPU (exclusively, or shared: beside, where CUPTI
- * starts its session with the GPU lock given up, work_shared), and the lock given back to
+ * starts its session with the GPU lock given up, work_held), and the lock given back to
  * shared (the counters' lock given up) as soon as the GPU has counted; its result in job's
  * folder. The profiler replays each kernel and restores memory between passes: what is left
  * is one run's outputs, saved beside it for the grader to check. */
@@ -789,7 +795,8 @@ static void profile(const wk_job *job, const wk_lab *lab, void *state, const wor
     res->has_counters = 1;
     if (beside) {
         gl_release(&gpu); /* the counters' lock kept: no other grading's CUPTI starts */
-        ct_count(cs, work_shared, (void *)w, &res->counters);
+        held_work h = {w, GL_SHARED};
+        ct_count(cs, work_held, &h, &res->counters);
     } else {
         ct_count(cs, w->run, w->ctx, &res->counters);
     }
@@ -859,7 +866,7 @@ static void count_after(const wk_job *job, const wk_lab *lab, void *state, const
 
 /* The GPU held alone for counting, the counters' lock taken first (with the GPU lock given up
  * while it waits): another grading's CUPTI may be starting its session holding no GPU lock
- * (work_shared), and two sessions at once fail with CUPTI_ERROR_HARDWARE_BUSY. Where the
+ * (work_held), and two sessions at once fail with CUPTI_ERROR_HARDWARE_BUSY. Where the
  * counters' lock is not free in time, the GPU alone all the same (CUPTI then says whether it
  * could count). */
 static void use_counting_alone(void)
@@ -989,26 +996,30 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
  * beside other contexts' work); the starts after it, on the same enabled profiler, well under
  * a millisecond, and the hardware stays reserved meanwhile: no other process can count
  * (tests/gpu/count_cost.sh's server variant, tests/gpu/RESULTS.md, sixteenth session). So the
- * server holds the counters' lock from its first count until no request has come for
- * SERVE_IDLE_MS, and each request is one replay of one lab's device code in its replays'
- * folder, counted with the GPU shared, its result and outputs left there as a WI_COUNTERS child
- * leaves them. It counts the labs whose counters CUPTI counts by patching instructions
- * (CT_GLOBAL); lab 05's hardware counters are read in its run child, with the GPU held alone.
- * A request that runs past its limit ends the server (SIGALRM): every answer still queued then
- * reads as an end, and those labs count in children of their own. */
-enum { SERVE_IDLE_MS = 300 };
+ * server pays that start as soon as it has started CUDA (serve_warm, while the labs are still
+ * compiled and recorded), holds the counters' lock from then until no request has come for
+ * SERVE_IDLE_MS after the first, and each request is one replay of one lab's device code in its
+ * replays' folder, its result and outputs left there as a WI_COUNTERS child leaves them: counted
+ * with the GPU shared where CUPTI counts by patching instructions (CT_GLOBAL), and with the GPU
+ * held alone where it also reads hardware counters (lab 05's bank conflicts, CT_SHARED: the
+ * profiler enabled again for those). A count that fails gives the counters'
+ * lock up (the lab counts in a child of its own, which needs it). A request that runs past its
+ * limit ends the server (SIGALRM): every answer still queued then reads as an end, and those
+ * labs count in children of their own. */
+enum { SERVE_IDLE_MS = 1000 };
 
 static const wk_lab *lab_numbered(const char *id);
 
 static struct {
     ct_session *cs;
+    int level;          /* cs's: CT_GLOBAL, or CT_SHARED */
     wi_counters opened; /* what ct_open said: the chip, the passes, its set-up time */
     wi_device device;
     rp_kept modules; /* the labs' device code counted under it, unloaded once it is closed */
 } served;
 
-/* The profiler disabled and the counters' lock given up: another process may count. */
-static void serve_pause(void)
+/* The profiler disabled, then the labs' device code counted under it unloaded. */
+static void serve_close(void)
 {
     if (served.cs) {
         wi_counters ended;
@@ -1017,7 +1028,66 @@ static void serve_pause(void)
         gl_phase("profile-close");
     }
     rp_unload_kept(&served.modules);
+}
+
+/* ... and the counters' lock given up: another process may count. */
+static void serve_pause(void)
+{
+    serve_close();
     gl_release_counting(&gpu);
+}
+
+/* The profiler enabled for counters of level, the counters' lock taken first where it is not
+ * held: 0, or -1 where the lock was not free in time. */
+static int serve_open(int level)
+{
+    if (gl_take_counting(&gpu, WI_GPU_WAIT_S) != 0)
+        return -1;
+    served.cs = ct_open(level, &served.opened);
+    served.level = level;
+    ct_keep(served.cs);
+    return 0;
+}
+
+static cudaError_t no_work(void *ctx)
+{
+    (void)ctx;
+    return cudaSuccess;
+}
+
+/* CUPTI's first start on the enabled profiler, paid on no work before the first request comes
+ * (the counters' lock taken: no other process counts meanwhile). Where it fails, the first
+ * request enables the profiler again and pays it. */
+static void serve_warm(void)
+{
+    gl_tag("serve warm");
+    if (serve_open(CT_GLOBAL) != 0)
+        return;
+    wi_counters warm = served.opened;
+    ct_count(served.cs, no_work, NULL, &warm);
+    ct_values(served.cs, &warm);
+    gl_phase("warm");
+    fprintf(stderr, "serve: CUPTI started on no work: %s\n",
+            warm.status == WI_ENGINE_OK ? "ok" : warm.why);
+}
+
+/* A kernel that counted no global load or store instruction in the server fails its count
+ * (the lab is counted again in a child of its own). Every lab's kernels read or write global
+ * memory, and call 3 of the sixteenth session (tests/gpu/RESULTS.md) once saw two of lab 06's
+ * kernels left out of a count in the server, while it unloaded each lab's module under the
+ * enabled profiler (it keeps them now): whether as missing ranges (check_ranges) or as ranges
+ * of zeros, neither passes. */
+static void check_touched(wi_counters *c)
+{
+    for (int k = 0; c->status == WI_ENGINE_OK && k < c->nkernels; ++k) {
+        const double *v = c->kernels[k].v;
+        if (v[WI_LD_REQUESTS] == 0 && v[WI_ST_REQUESTS] == 0) {
+            c->status = WI_ENGINE_FAILED;
+            snprintf(c->why, sizeof c->why,
+                     "CUPTI counted no global load or store in kernel %s in the counting server",
+                     c->kernels[k].name);
+        }
+    }
 }
 
 /* The server's log, a line a count: its kernels against the record's launches, and each
@@ -1025,7 +1095,8 @@ static void serve_pause(void)
 static void say_counted(const wk_job *job, const wi_counters *c)
 {
     uint32_t launches = launches_of(job->record);
-    fprintf(stderr, "serve %s: %s, %d kernels counted of %u launched:", job->lab,
+    fprintf(stderr, "serve %s%s: %s, %d kernels counted of %u launched:", job->lab,
+            job->shared_counters ? " (with shared memory's)" : "",
             c->status == WI_ENGINE_OK ? "ok" : c->why, c->nkernels, launches);
     for (int k = 0; k < c->nkernels; ++k)
         fprintf(stderr, " [%s %.0f %.0f]", c->kernels[k].name, c->kernels[k].v[WI_LD_REQUESTS],
@@ -1045,11 +1116,15 @@ static char serve_one(const wk_job *base, const cq_request *rq)
     char tag[64];
     snprintf(tag, sizeof tag, "serve %s", rq->lab);
     gl_tag(tag);
+    /* Counters of another level: the profiler enabled again (CUPTI's start paid again, with
+     * the GPU shared). The same profiler given another config image ended the server in lab
+     * 05's work on the H200 (tests/gpu/RESULTS.md, seventeenth session). */
+    int level = rq->shared ? CT_SHARED : CT_GLOBAL;
+    if (served.cs && served.level != level)
+        serve_close();
     if (!served.cs) {
-        if (gl_take_counting(&gpu, WI_GPU_WAIT_S) != 0)
+        if (serve_open(level) != 0)
             return CQ_REFUSED;
-        served.cs = ct_open(CT_GLOBAL, &served.opened);
-        ct_keep(served.cs);
         gl_phase("profile-setup");
     }
     if (gl_take(&gpu, GL_SHARED, WI_GPU_WAIT_S) != 0)
@@ -1058,6 +1133,7 @@ static char serve_one(const wk_job *base, const cq_request *rq)
     wk_job job = *base;
     job.lab = rq->lab;
     job.seed = rq->seed;
+    job.shared_counters = rq->shared;
     job.workdir = WI_COUNTERS_DIR;
     job.record = NULL;
     job.image = NULL;
@@ -1072,11 +1148,16 @@ static char serve_one(const wk_job *base, const cq_request *rq)
     void *state = open_replayed(&job, lab);
     work w = open_work(&job, lab, state);
     res.has_counters = 1;
-    ct_count(served.cs, w.run, w.ctx, &res.counters);
+    /* CUPTI starts with the GPU shared; hardware counters count the GPU's traffic: this
+     * kernel's alone. */
+    held_work h = {&w, job.shared_counters ? GL_EXCLUSIVE : GL_SHARED};
+    ct_count(served.cs, work_held, &h, &res.counters);
+    gl_take(&gpu, GL_SHARED, -1); /* counted: no limit, nothing would be gained by one */
     gl_phase("profile");
     ct_values(served.cs, &res.counters);
     gl_phase("evaluate");
     check_ranges(&job, &res.counters);
+    check_touched(&res.counters);
     say_counted(&job, &res.counters);
     /* A count that failed here is read again in a counters child of the lab's own (which says
      * why, where it fails there too). */
@@ -1099,9 +1180,10 @@ static int serve(const wk_job *base, const wi_device *dev, int sock)
     signal(SIGPIPE, SIG_IGN); /* a grading that stopped waiting: its answer is lost */
     served.device = *dev;
     gl_release(&gpu); /* taken shared for CUDA's start; each request takes it again */
-    for (;;) {
+    serve_warm();
+    for (int asked = 0;;) {
         struct pollfd p = {sock, POLLIN, 0};
-        int rc = poll(&p, 1, served.cs ? SERVE_IDLE_MS : -1);
+        int rc = poll(&p, 1, served.cs && asked ? SERVE_IDLE_MS : -1);
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0 || (p.revents & (POLLNVAL | POLLERR)))
@@ -1117,9 +1199,12 @@ static int serve(const wk_job *base, const wi_device *dev, int sock)
             break;
         if (got < 0)
             continue; /* not a request (dropped), or interrupted */
+        asked = 1;
         alarm((unsigned)rq.limit_s + 1);
         char answer = serve_one(base, &rq);
         alarm(0);
+        if (answer != CQ_COUNTED)
+            serve_pause(); /* the lab counts in a child of its own, which needs the lock */
         cq_answer(reply, answer);
     }
     serve_pause();

@@ -40,7 +40,16 @@ static void sent_is_received_and_answered(void **state)
     assert_string_equal(got.lab, "03");
     assert_true(got.seed == rq.seed);
     assert_true(got.limit_s == 40.25);
+    assert_int_equal(got.shared, 0);
     assert_string_equal(got.dir, "/tmp/a folder/run-X1");
+    cq_answer(reply, CQ_COUNTED);
+    assert_int_equal(cq_wait(answer, 5), CQ_COUNTED);
+    rq = request("05", "/r5");
+    rq.shared = 1; /* lab 05's bank conflicts travel with its request */
+    assert_int_equal(cq_send(sv[0], &rq, &answer), 0);
+    assert_int_equal(cq_receive(sv[1], &got, &reply), 1);
+    assert_int_equal(got.shared, 1);
+    assert_string_equal(got.dir, "/r5");
     cq_answer(reply, CQ_COUNTED);
     assert_int_equal(cq_wait(answer, 5), CQ_COUNTED);
     close(sv[0]);
@@ -52,9 +61,15 @@ static void sent_is_received_and_answered(void **state)
 static void malformed_is_refused(void **state)
 {
     (void)state;
-    static const char *const bad[] = {
-        "03 7 1000 relative/dir", "03 x 1000 /d", "03 7 0 /d", "03 7 -5 /d",
-        "03 -1 1000 /d",          "03 7 1000",    ""};
+    static const char *const bad[] = {"03 7 1000 0 relative/dir",
+                                      "03 x 1000 0 /d",
+                                      "03 7 0 0 /d",
+                                      "03 7 -5 0 /d",
+                                      "03 -1 1000 0 /d",
+                                      "03 7 1000 0",
+                                      "03 7 1000 /d",
+                                      "03 7 1000 2 /d",
+                                      ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         int sv[2], reply = 7;
         pair(sv);
