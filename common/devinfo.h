@@ -43,6 +43,11 @@ int di_fp32_lanes_per_sm(int cc_major, int cc_minor);
  * x the SM clock; 0 where a factor is unknown. */
 double di_peak_fp32_flops(const di_info *info);
 
+/* Whether the NVIDIA driver lets only administrators read the GPU's performance counters, from
+ * its parameters file (on Linux /proc/driver/nvidia/params, which every user may read; the line
+ * "RmProfilingAdminOnly: 1"): 1, 0, or -1 where the file or the line is not there. No CUDA. */
+int di_profiling_admin_only(const char *params_path);
+
 /* Formats a driver or runtime version such as 13000 as "13.0". */
 void di_version_string(int version, char *buf, size_t size);
 

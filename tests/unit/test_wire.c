@@ -626,6 +626,30 @@ static void test_fp32_peak_by_generation(void **state)
     assert_true(di_peak_fp32_flops(&unknown) == 0.0);
 }
 
+/* The driver's parameters say whether only administrators may read the counters. */
+static void test_profiling_admin_only_from_the_driver_parameters(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/params", dir);
+    static const char *const texts[] = {
+        "ResmanDebugLevel: 4294967295\nRmProfilingAdminOnly: 1\nEnableMSI: 1\n",
+        "RmProfilingAdminOnly: 0\n",
+        "ResmanDebugLevel: 4294967295\nEnableMSI: 1\n",
+        "RmProfilingAdminOnly: x\n",
+    };
+    const int want[] = {1, 0, -1, -1};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; ++i) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(texts[i], f);
+        fclose(f);
+        assert_int_equal(di_profiling_admin_only(path), want[i]);
+    }
+    remove(path);
+    assert_int_equal(di_profiling_admin_only(path), -1); /* no driver */
+}
+
 static void test_wire_files_round_trip(void **state)
 {
     (void)state;
@@ -748,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_wire_clean_text_leaves_no_terminal_control),
         cmocka_unit_test(test_wire_files_round_trip),
         cmocka_unit_test(test_fp32_peak_by_generation),
+        cmocka_unit_test(test_profiling_admin_only_from_the_driver_parameters),
         cmocka_unit_test(test_wire_read_refuses_what_is_not_a_record),
         cmocka_unit_test(test_wire_create_writes_through_nothing_planted),
     };
