@@ -1,4 +1,4 @@
-/* countreq.c - see countreq.h. A request travels as text, "LAB SEED LIMIT_MS DIR" (whole
+/* countreq.c - see countreq.h. A request travels as text, "LAB SEED LIMIT_MS SHARED DIR" (whole
  * milliseconds: no decimal point for a locale to change), so that a malformed one is refused
  * whole rather than misread. */
 #define _GNU_SOURCE /* pipe2, MSG_CMSG_CLOEXEC */

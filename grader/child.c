@@ -371,7 +371,7 @@ void ch_serve_end(ch_server *s, int sock, double wait_s)
         close(sock);
     if (!s)
         return;
-    int st;
+    int st = 0;
     for (double waited = 0;; waited += 0.005) {
         pid_t got = waitpid(s->pid, &st, WNOHANG);
         if (got == s->pid || (got < 0 && errno != EINTR))

@@ -965,6 +965,10 @@ static void served_counts(const gr_config *cfg, const lab_spec *spec, const lab_
     count_answer = -1;
     if (answer == CQ_COUNTED)
         return;
+    /* No answer in time: the server, where it still runs, is stopped, so that it cannot write
+     * this lab's counters folder under the child's (a refusal ends it by itself). */
+    if (answer != CQ_REFUSED && cfg->counting->pid > 0)
+        kill(cfg->counting->pid, SIGKILL);
     ch_request req = replay_request(cfg, spec, f, WI_COUNTERS, 2 * cfg->run_timeout_s);
     req.args.shared_counters = spec->report_bank_conflicts;
     rn_result r;

@@ -998,15 +998,18 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
  * (tests/gpu/count_cost.sh's server variant, tests/gpu/RESULTS.md, sixteenth session). So the
  * server pays that start as soon as it has started CUDA (serve_warm, while the labs are still
  * compiled and recorded), holds the counters' lock from then until no request has come for
- * SERVE_IDLE_MS after the first, and each request is one replay of one lab's device code in its
+ * SERVE_IDLE_MS (CUPTI's hardware is reserved meanwhile, for every process on the GPU), and
+ * each request is one replay of one lab's device code in its
  * replays' folder, its result and outputs left there as a WI_COUNTERS child leaves them: counted
  * with the GPU shared where CUPTI counts by patching instructions (CT_GLOBAL), and with the GPU
  * held alone where it also reads hardware counters (lab 05's bank conflicts, CT_SHARED: the
- * profiler enabled again for those). A count that fails gives the counters'
- * lock up (the lab counts in a child of its own, which needs it). A request that runs past its
- * limit ends the server (SIGALRM): every answer still queued then reads as an end, and those
- * labs count in children of their own. */
-enum { SERVE_IDLE_MS = 1000 };
+ * profiler enabled again for those). A count that fails ends the server, the counters'
+ * lock given up: that lab counts in a child of its own, which needs it, and so do the labs
+ * whose requests are still queued (a server that took the lock again for the next could keep
+ * it from that child beyond its wait). A request that runs past its limit ends the server
+ * (SIGALRM): every answer still queued then reads as an end, and those labs count in children of
+ * their own. */
+enum { SERVE_IDLE_MS = 1000, SERVE_WARM_S = 60 };
 
 static const wk_lab *lab_numbered(const char *id);
 
@@ -1061,11 +1064,15 @@ static cudaError_t no_work(void *ctx)
 static void serve_warm(void)
 {
     gl_tag("serve warm");
-    if (serve_open(CT_GLOBAL) != 0)
+    alarm(SERVE_WARM_S); /* a driver that never answers ends the server: the labs count alone */
+    if (serve_open(CT_GLOBAL) != 0) {
+        alarm(0);
         return;
+    }
     wi_counters warm = served.opened;
     ct_count(served.cs, no_work, NULL, &warm);
     ct_values(served.cs, &warm);
+    alarm(0);
     gl_phase("warm");
     fprintf(stderr, "serve: CUPTI started on no work: %s\n",
             warm.status == WI_ENGINE_OK ? "ok" : warm.why);
@@ -1122,7 +1129,8 @@ static char serve_one(const wk_job *base, const cq_request *rq)
     int level = rq->shared ? CT_SHARED : CT_GLOBAL;
     if (served.cs && served.level != level)
         serve_close();
-    if (!served.cs) {
+    int fresh = !served.cs;
+    if (fresh) {
         if (serve_open(level) != 0)
             return CQ_REFUSED;
         gl_phase("profile-setup");
@@ -1145,6 +1153,8 @@ static char serve_one(const wk_job *base, const cq_request *rq)
     res.mode = WI_COUNTERS;
     res.device = served.device;
     res.counters = served.opened;
+    if (!fresh)
+        res.counters.setup_ms = 0; /* the profiler's set-up was an earlier count's */
     void *state = open_replayed(&job, lab);
     work w = open_work(&job, lab, state);
     res.has_counters = 1;
@@ -1181,9 +1191,9 @@ static int serve(const wk_job *base, const wi_device *dev, int sock)
     served.device = *dev;
     gl_release(&gpu); /* taken shared for CUDA's start; each request takes it again */
     serve_warm();
-    for (int asked = 0;;) {
+    for (;;) {
         struct pollfd p = {sock, POLLIN, 0};
-        int rc = poll(&p, 1, served.cs && asked ? SERVE_IDLE_MS : -1);
+        int rc = poll(&p, 1, served.cs ? SERVE_IDLE_MS : -1);
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0 || (p.revents & (POLLNVAL | POLLERR)))
@@ -1199,12 +1209,14 @@ static int serve(const wk_job *base, const wi_device *dev, int sock)
             break;
         if (got < 0)
             continue; /* not a request (dropped), or interrupted */
-        asked = 1;
         alarm((unsigned)rq.limit_s + 1);
         char answer = serve_one(base, &rq);
         alarm(0);
-        if (answer != CQ_COUNTED)
+        if (answer != CQ_COUNTED) {
             serve_pause(); /* the lab counts in a child of its own, which needs the lock */
+            cq_answer(reply, answer);
+            break;
+        }
         cq_answer(reply, answer);
     }
     serve_pause();
