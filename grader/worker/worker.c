@@ -999,16 +999,15 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
  * server pays that start as soon as it has started CUDA (serve_warm, while the labs are still
  * compiled and recorded), holds the counters' lock from then until no request has come for
  * SERVE_IDLE_MS (CUPTI's hardware is reserved meanwhile, for every process on the GPU), and
- * each request is one replay of one lab's device code in its
- * replays' folder, its result and outputs left there as a WI_COUNTERS child leaves them: counted
- * with the GPU shared where CUPTI counts by patching instructions (CT_GLOBAL), and with the GPU
- * held alone where it also reads hardware counters (lab 05's bank conflicts, CT_SHARED: the
- * profiler enabled again for those). A count that fails ends the server, the counters'
- * lock given up: that lab counts in a child of its own, which needs it, and so do the labs
- * whose requests are still queued (a server that took the lock again for the next could keep
- * it from that child beyond its wait). A request that runs past its limit ends the server
- * (SIGALRM): every answer still queued then reads as an end, and those labs count in children of
- * their own. */
+ * each request is one replay of one lab's device code in its replays' folder, its result and
+ * outputs left there as a WI_COUNTERS child leaves them: counted with the GPU shared where
+ * CUPTI counts by patching instructions (CT_GLOBAL), and with the GPU held alone where it also
+ * reads hardware counters (lab 05's bank conflicts, CT_SHARED: the profiler enabled again for
+ * those). A count that fails ends the server, the counters' lock given up: that lab counts in
+ * a child of its own, which needs it, and so do the labs whose requests are still queued (a
+ * server that took the lock again for the next could keep it from that child beyond its
+ * wait). A request that runs past its limit ends the server (SIGALRM): every answer still
+ * queued then reads as an end, and those labs count in children of their own. */
 enum { SERVE_IDLE_MS = 1000, SERVE_WARM_S = 60 };
 
 static const wk_lab *lab_numbered(const char *id);
