@@ -937,6 +937,14 @@ static double count_limit_s(const gr_config *cfg)
     return cfg->run_timeout_s;
 }
 
+/* Stops the counting server: whatever it still counts, or has queued, then counts in the labs'
+ * own children. */
+static void stop_server(const gr_config *cfg)
+{
+    if (cfg->counting && cfg->counting->pid > 0)
+        kill(cfg->counting->pid, SIGKILL);
+}
+
 /* Sends the lab's count to the server, once its replays' folder is ready (run_compiled): it is
  * counted beside the run child. Where it cannot be sent, the lab counts in a child of its own
  * (served_counts). */
@@ -967,8 +975,8 @@ static void served_counts(const gr_config *cfg, const lab_spec *spec, const lab_
         return;
     /* No answer in time: the server, where it still runs, is stopped, so that it cannot write
      * this lab's counters folder under the child's (a refusal ends it by itself). */
-    if (answer != CQ_REFUSED && cfg->counting->pid > 0)
-        kill(cfg->counting->pid, SIGKILL);
+    if (answer != CQ_REFUSED)
+        stop_server(cfg);
     ch_request req = replay_request(cfg, spec, f, WI_COUNTERS, 2 * cfg->run_timeout_s);
     req.args.shared_counters = spec->report_bank_conflicts;
     rn_result r;
@@ -985,9 +993,8 @@ static void forget_counts(const gr_config *cfg, const oc_outcome *o)
     if (count_answer < 0)
         return;
     struct pollfd p = {count_answer, POLLIN, 0};
-    if (o->run_status == RN_TIMED_OUT && poll(&p, 1, 0) == 0 && cfg->counting &&
-        cfg->counting->pid > 0)
-        kill(cfg->counting->pid, SIGKILL);
+    if (o->run_status == RN_TIMED_OUT && poll(&p, 1, 0) == 0)
+        stop_server(cfg);
     close(count_answer);
     count_answer = -1;
 }

@@ -1172,7 +1172,6 @@ static char serve_one(const wk_job *base, const cq_request *rq)
      * why, where it fails there too). */
     char answer = res.counters.status == WI_ENGINE_OK ? CQ_COUNTED : CQ_REFUSED;
     if (answer == CQ_COUNTED) {
-        write_result(&job, &res);
         save_run(&job, lab, state, &res);
         write_result(&job, &res);
     }
