@@ -33,11 +33,39 @@ static ta_instruction *find(ta_kernel *k, size_t *cap, uint64_t pc, int is_store
     return in;
 }
 
-int ta_analyze(const char *name, const ta_record *recs, size_t n, ta_kernel *k)
+/* A tally of weighted requests, summed in double and rounded once at the end. */
+typedef struct wtally {
+    double requests, sectors, lines, unique_bytes, ideal_sectors;
+} wtally;
+
+static void wtally_add(wtally *t, const cl_cost *c, double w)
+{
+    t->requests += w;
+    t->sectors += w * c->sectors;
+    t->lines += w * c->lines;
+    t->unique_bytes += w * c->unique_bytes;
+    t->ideal_sectors += w * c->ideal_sectors;
+}
+
+static uint64_t rounded(double x)
+{
+    return x > 0 ? (uint64_t)(x + 0.5) : 0;
+}
+
+static cl_tally wtally_round(const wtally *t)
+{
+    cl_tally r = {rounded(t->requests), rounded(t->sectors), rounded(t->lines),
+                  rounded(t->unique_bytes), rounded(t->ideal_sectors)};
+    return r;
+}
+
+int ta_analyze_weighted(const char *name, const ta_record *recs, const double *weights, size_t n,
+                        ta_kernel *k)
 {
     memset(k, 0, sizeof *k);
     strncpy(k->name, name ? name : "", sizeof k->name - 1);
     size_t cap = 0;
+    wtally *sums = NULL, kernel[2] = {{0}}; /* sums[i]: instruction i's; kernel: loads, stores */
     for (size_t r = 0; r < n; ++r) {
         const ta_record *rec = &recs[r];
         cl_request req;
@@ -49,11 +77,18 @@ int ta_analyze(const char *name, const ta_record *recs, size_t n, ta_kernel *k)
             k->invalid++;
             continue;
         }
+        size_t had = k->nins;
         ta_instruction *in = find(k, &cap, rec->pc, rec->is_store != 0);
-        if (!in) {
+        wtally *grown = in && k->nins > had ? realloc(sums, cap * sizeof *sums) : sums;
+        if (!in || !grown) {
+            free(sums);
             ta_kernel_free(k);
             return -1;
         }
+        sums = grown;
+        size_t i = (size_t)(in - k->ins);
+        if (k->nins > had)
+            memset(&sums[i], 0, sizeof sums[i]);
         if (in->tally.requests == 0) {
             in->size = rec->size;
             in->sample = *rec;
@@ -62,13 +97,25 @@ int ta_analyze(const char *name, const ta_record *recs, size_t n, ta_kernel *k)
             in->sample = *rec;
             in->sample_waste = cost.sectors - cost.ideal_sectors;
         }
-        cl_tally_add(&in->tally, &cost);
-        cl_tally_add(rec->is_store ? &k->stores : &k->loads, &cost);
+        in->tally.requests++; /* marks it seen; the weighted tally replaces it below */
+        double w = weights ? weights[r] : 1.0;
+        wtally_add(&sums[i], &cost, w);
+        wtally_add(&kernel[rec->is_store ? 1 : 0], &cost, w);
         k->records++;
     }
+    for (size_t i = 0; i < k->nins; ++i)
+        k->ins[i].tally = wtally_round(&sums[i]);
+    k->loads = wtally_round(&kernel[0]);
+    k->stores = wtally_round(&kernel[1]);
+    free(sums);
     if (k->nins > 1)
         qsort(k->ins, k->nins, sizeof *k->ins, by_pc);
     return 0;
+}
+
+int ta_analyze(const char *name, const ta_record *recs, size_t n, ta_kernel *k)
+{
+    return ta_analyze_weighted(name, recs, NULL, n, k);
 }
 
 void ta_kernel_free(ta_kernel *k)

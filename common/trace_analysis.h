@@ -53,6 +53,12 @@ typedef struct ta_kernel {
 /* Analyses n records of one kernel into *k (named name). Returns 0, or -1 when out of memory.
  * Free with ta_kernel_free(). */
 int ta_analyze(const char *name, const ta_record *recs, size_t n, ta_kernel *k);
+/* The same where record r stands for weights[r] requests of its kind (a sampled warp for the
+ * warps it was drawn among; 1 for one traced for certain): every tally is the weighted sum,
+ * rounded to the nearest whole request, sector and byte, so that it estimates the whole run.
+ * records still counts the records analysed. weights NULL: every weight 1 (ta_analyze). */
+int ta_analyze_weighted(const char *name, const ta_record *recs, const double *weights, size_t n,
+                        ta_kernel *k);
 void ta_kernel_free(ta_kernel *k);
 
 /* The instruction of k that wastes the most sectors in all (sectors - ideal), loads and stores

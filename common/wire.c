@@ -370,6 +370,8 @@ cJSON *wi_result_to_json(const wi_result *res)
         cJSON_AddBoolToObject(r, "launched", res->run.launched);
         cJSON_AddBoolToObject(r, "guards_intact", res->run.guards_intact);
         cJSON_AddNumberToObject(r, "useful_bytes", res->run.useful_bytes);
+        cJSON_AddNumberToObject(r, "least_load_bytes", res->run.least_load_bytes);
+        cJSON_AddNumberToObject(r, "least_store_bytes", res->run.least_store_bytes);
         cJSON_AddBoolToObject(r, "checked_after_timing", res->run.checked_after_timing);
     }
     if (res->has_timing) {
@@ -405,6 +407,8 @@ int wi_result_from_json(const cJSON *o, wi_result *res, char *why, size_t why_si
         res->run.launched = flag(&r, run, "run", "launched");
         res->run.guards_intact = flag(&r, run, "run", "guards_intact");
         res->run.useful_bytes = num(&r, run, "run", "useful_bytes");
+        res->run.least_load_bytes = num(&r, run, "run", "least_load_bytes");
+        res->run.least_store_bytes = num(&r, run, "run", "least_store_bytes");
         res->run.checked_after_timing = flag(&r, run, "run", "checked_after_timing");
     }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "timing");

@@ -50,6 +50,8 @@ extern "C" {
 #define WI_ENV_TRACE_OUT "CL_TRACE_OUT"          /* where the tracer writes its record */
 #define WI_ENV_TRACE_SAMPLE "CL_TRACE_SAMPLE"    /* trace one warp in N (default 16) */
 #define WI_ENV_TRACE_MAX_RECORDS "CL_TRACE_MAX_RECORDS" /* records per launch (default 2^18) */
+#define WI_ENV_TRACE_KEY "CL_TRACE_KEY" /* which warps are sampled (hex; from the seed and code)   \
+                                         */
 /* The tracer's function the grading child calls (found with dlsym) to tell it the lab's
  * buffers: void cl_tracer_watch(const uint64_t *ranges, int n), four numbers a buffer: its
  * allocation [lo, hi) and the part of it the lab uses [in_lo, in_hi). */
@@ -126,9 +128,12 @@ typedef struct wi_device {
 } wi_device;
 
 typedef struct wi_run {
-    int launched;             /* the lab's work ran to the end and its outputs were saved */
-    int guards_intact;        /* no byte around an output or input changed (0: not checked) */
-    double useful_bytes;      /* the fewest bytes the task moves (its problem's size) */
+    int launched;        /* the lab's work ran to the end and its outputs were saved */
+    int guards_intact;   /* no byte around an output or input changed (0: not checked) */
+    double useful_bytes; /* the fewest bytes the task moves (its problem's size) */
+    /* The task's least traffic, loads and stores apart (wk_lab.least): the yardstick the
+     * sectors every kernel moved are weighed against (decide.c). */
+    double least_load_bytes, least_store_bytes;
     int checked_after_timing; /* the saved outputs are those of one more launch after timing */
 } wi_run;
 

@@ -120,25 +120,26 @@ static void compare_engines(oc_outcome *o)
         compare_same_problem(o);
 }
 
-/* Efficiency against the task's least traffic: `least` sectors it must move, `waste` sectors
- * the engine saw moved beyond what each request asked for. Extra requests that waste nothing
- * change neither. */
-static double task_efficiency(double least, double waste)
+/* Efficiency against the task's least traffic: the least bytes it must move, as sectors, over
+ * the sectors its requests moved, at most 1. A request split into one-lane requests, a re-read
+ * of cached words, any request beyond the task's, adds sectors to the denominator: it can only
+ * lower this. */
+static double task_efficiency(double least_bytes, double sectors)
 {
-    return least > 0 ? least / (least + (waste > 0 ? waste : 0)) : -1;
+    if (least_bytes <= 0)
+        return -1;
+    double least = least_bytes / 32.0;
+    return sectors <= least ? 1.0 : least / sectors;
 }
 
-/* For a lab that reads each input once: grades the lower of the engine's efficiency and the
- * one against the task's least traffic, so that cheap coalesced re-reads cannot dilute the
- * waste of a strided access. */
-static void against_task(oc_outcome *o, double load_waste, double store_waste, double useful)
+/* Grades the lower of the engine's per-request efficiency and the one against the task's least
+ * traffic (least, the problem the engine measured), loads and stores apart: per request, a
+ * strided access shows wherever it is; against the task, splitting or diluting requests. */
+static void against_task(oc_outcome *o, double load_sectors, double store_sectors,
+                         const double least[2])
 {
-    double share = o->spec->load_share;
-    o->load_task_eff = o->store_task_eff = -1;
-    if (share <= 0 || useful <= 0)
-        return;
-    o->load_task_eff = task_efficiency(useful * share / 32.0, load_waste);
-    o->store_task_eff = task_efficiency(useful * (1 - share) / 32.0, store_waste);
+    o->load_task_eff = task_efficiency(least[0], load_sectors);
+    o->store_task_eff = task_efficiency(least[1], store_sectors);
     /* A hair below is rounding (a partial last sector); only a real difference is graded. */
     o->load_by_task = o->load_task_eff >= 0 && o->load_task_eff < o->load_eff - 0.005;
     o->store_by_task = o->store_task_eff >= 0 && o->store_task_eff < o->store_eff - 0.005;
@@ -146,6 +147,24 @@ static void against_task(oc_outcome *o, double load_waste, double store_waste, d
         o->load_eff = o->load_task_eff;
     if (o->store_by_task)
         o->store_eff = o->store_task_eff;
+}
+
+/* Where the trace ran a smaller problem, the counters' sectors at the graded size are weighed
+ * against the graded problem's least traffic too, and the lower efficiency graded: the traffic
+ * the trace cannot see must be the task's as well. */
+static void against_graded_size(oc_outcome *o)
+{
+    double eff[2] = {task_efficiency(o->least_bytes[0], o->load.sectors),
+                     task_efficiency(o->least_bytes[1], o->store.sectors)};
+    double *graded[2] = {&o->load_eff, &o->store_eff},
+           *task[2] = {&o->load_task_eff, &o->store_task_eff};
+    int *by[2] = {&o->load_by_task, &o->store_by_task};
+    for (int i = 0; i < 2; ++i) {
+        if (eff[i] < 0 || eff[i] >= *graded[i] - 0.005)
+            continue;
+        *graded[i] = *task[i] = eff[i];
+        *by[i] = 1;
+    }
 }
 
 /* Which engine's efficiency is graded: the trace (broadcast-aware, per instruction, no rights
@@ -159,17 +178,18 @@ static void choose_engine(oc_outcome *o)
         o->engine = OC_BY_TRACE;
         o->load_eff = cl_tally_efficiency(&o->trace_loads);
         o->store_eff = cl_tally_efficiency(&o->trace_stores);
-        against_task(o, (double)o->trace_loads.sectors - (double)o->trace_loads.ideal_sectors,
-                     (double)o->trace_stores.sectors - (double)o->trace_stores.ideal_sectors,
-                     o->trace_smaller ? o->trace_useful_bytes : o->useful_bytes);
-        if (o->counters == OC_ENGINE_OK)
+        against_task(o, (double)o->trace_loads.sectors, (double)o->trace_stores.sectors,
+                     o->trace_smaller ? o->trace_least_bytes : o->least_bytes);
+        if (o->counters == OC_ENGINE_OK) {
             compare_engines(o);
+            if (o->trace_smaller)
+                against_graded_size(o);
+        }
     } else if (o->counters == OC_ENGINE_OK) {
         o->engine = OC_BY_COUNTERS;
         o->load_eff = counters_efficiency(&o->load);
         o->store_eff = counters_efficiency(&o->store);
-        against_task(o, o->load.sectors - o->load.bytes / 32.0,
-                     o->store.sectors - o->store.bytes / 32.0, o->useful_bytes);
+        against_task(o, o->load.sectors, o->store.sectors, o->least_bytes);
     }
     o->efficiency_measured = o->engine != OC_BY_NONE;
 }
@@ -342,12 +362,12 @@ static int gate_oob_reads(oc_outcome *o)
     return 1;
 }
 
-/* Correct once, then crashed, hung or failed when measured: that is the kernel's doing, and a
- * kernel must not escape measurement by failing under it. */
+/* Correct once, then crashed, hung, overflowed the trace or failed when measured: that is the
+ * kernel's doing, and a kernel must not escape one engine by failing under it, whatever the
+ * other measured. */
 static int gate_remeasured(oc_outcome *o)
 {
-    if (o->efficiency_measured ||
-        (o->trace != OC_ENGINE_RUN_FAILED && o->counters != OC_ENGINE_RUN_FAILED))
+    if (o->trace != OC_ENGINE_RUN_FAILED && o->counters != OC_ENGINE_RUN_FAILED)
         return 0;
     stop(o, OC_STAGE_REMEASURE, OC_FAIL,
          _("A kernel must give the same result however often it runs: check that it does not "
@@ -383,24 +403,43 @@ static int gate_measured(oc_outcome *o, const speed *sp)
     return 1;
 }
 
-/* The trace saw a smaller problem than the graded one; only the counters see the graded one,
- * and where they ran and failed (on a GPU whose counters can be read), a kernel that does
- * otherwise at the graded size would get points on the trace alone: NOT GRADED, the speed part
- * kept. Where the trace gives none anyway, it fails as graded (failing the counters on purpose
- * gains nothing). */
+/* No verdict from half the evidence: where an engine that could run here failed as a tool
+ * (its own failure, not the kernel's: that is gate_remeasured's), the other alone gives no
+ * coalescing points: NOT GRADED, the speed part kept. A trace that failed would leave the
+ * counters to grade what they cannot see (atomics, a kernel's behaviour at the smaller
+ * problem); counters that failed, the trace's sampled warps unchecked. Where the engine that
+ * measured gives none anyway, it fails as graded (failing the other on purpose gains
+ * nothing). */
 static int gate_confirmed(oc_outcome *o, const speed *sp)
 {
     const lab_spec *s = o->spec;
-    if (o->engine != OC_BY_TRACE || !o->trace_smaller || o->counters != OC_ENGINE_FAILED ||
+    int trace_failed = o->trace == OC_ENGINE_FAILED,
+        counters_failed = o->counters == OC_ENGINE_FAILED;
+    if ((!trace_failed && !counters_failed) ||
         (o->load_eff < s->min_load_eff && o->store_eff < s->min_store_eff))
         return 0;
     keep_speed(o, sp);
-    stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED,
-         _("Grade it again. If the counters fail again, their message says why; 'make -f "
-           "Makefile.student doctor' says whether this GPU's counters can be read."),
-         _("correct; the trace watched a smaller problem, and the counters, which measure the "
-           "graded one, failed (%s): the coalescing part is not given on the trace alone"),
-         o->counters_why);
+    if (trace_failed)
+        stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED,
+             _("Grade it again. If the trace fails again, its message says why; 'make -f "
+               "Makefile.student doctor' says whether this machine can trace."),
+             _("correct; the trace engine failed (%s): the coalescing part is not given on the "
+               "counters alone"),
+             o->trace_why);
+    else if (o->trace_smaller)
+        stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED,
+             _("Grade it again. If the counters fail again, their message says why; 'make -f "
+               "Makefile.student doctor' says whether this GPU's counters can be read."),
+             _("correct; the trace watched a smaller problem, and the counters, which measure the "
+               "graded one, failed (%s): the coalescing part is not given on the trace alone"),
+             o->counters_why);
+    else
+        stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED,
+             _("Grade it again. If the counters fail again, their message says why; 'make -f "
+               "Makefile.student doctor' says whether this GPU's counters can be read."),
+             _("correct; the counters failed (%s): the coalescing part is not given on the "
+               "trace alone"),
+             o->counters_why);
     return 1;
 }
 

@@ -1147,6 +1147,8 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
         o->ran = 1;
         o->guards_intact = res.run.guards_intact;
         o->useful_bytes = res.run.useful_bytes;
+        o->least_bytes[0] = res.run.least_load_bytes;
+        o->least_bytes[1] = res.run.least_store_bytes;
         if (finished && res.has_timing) {
             o->timed = 1;
             o->student_ms = res.timing.student.median_ms;
@@ -1407,13 +1409,16 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
     }
 }
 
-/* How the trace is tried: one warp in 16 (every warp of a small grid) with room for 2^21
- * records a launch (590 MB of device memory; only the records made are copied back); where a
- * launch filled its buffer, again with one warp in 128. A full buffer would leave the rest of
- * a launch unseen: when even the second try fills one, the trace is not used (trace_collect). */
+/* How the trace is tried: beside the warps it always traces (the edges of every block, and the
+ * grid's first and last block: tr_edge, tracer_shared.h), one warp in 16 of the others (every
+ * warp of a small grid) with room for 2^21 records a launch (590 MB of device memory; only the
+ * records made are copied back); where a launch filled its buffer, again with one warp in 128
+ * and room for 2^23 (2.4 GB: a grid of 32-thread blocks is all edges). A full buffer would
+ * leave the rest of a launch unseen: when even the second try fills one, the trace is not used
+ * (trace_collect), and the lab is not passed (decide.c, gate_remeasured). */
 static const struct {
     unsigned sample, max_records;
-} trace_tries[] = {{16, 1u << 21}, {128, 1u << 21}};
+} trace_tries[] = {{16, 1u << 21}, {128, 1u << 23}};
 
 /* The trace runs on a thread of its own (it needs only the records and the device code, never
  * the replay's results): beside the correctness replay where a GPU lock keeps it out of the
@@ -1441,15 +1446,35 @@ typedef struct trace_job {
     ch_early *early;   /* the first try's child, started with the lab; NULL: none (any more) */
     int went;          /* early was told to go on */
     int ended;         /* trace_end is done */
-    char env[5][4600]; /* the first try's environment, which early's request points to */
-    const char *envp[6];
+    uint64_t key;      /* which warps it samples: from the seed and the submitted file */
+    char env[6][4600]; /* the first try's environment, which early's request points to */
+    const char *envp[7];
 } trace_job;
+
+/* The trace's sampling key: the seed mixed with the submitted file's bytes (FNV-1a), so that
+ * the same file and seed always sample the same warps, and a file cannot hold the key that
+ * its own bytes give. */
+static uint64_t trace_key(uint64_t seed, const char *source)
+{
+    size_t n = 0;
+    char why[256];
+    char *bytes = wi_read_bytes(source, MAX_SOURCE_BYTES, &n, why, sizeof why);
+    uint64_t h = fnv1a(bytes ? bytes : "", bytes ? n : 0) ^ seed;
+    free(bytes);
+    for (int i = 0; i < 2; ++i) { /* splitmix64's finaliser, twice */
+        h += 0x9e3779b97f4a7c15ull;
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+        h ^= h >> 31;
+    }
+    return h;
+}
 
 /* The traced child's environment for a try (one warp in sample, room for max_records records
  * a launch), in bufs, pointed to by env. The trace's file is named relative to the replays'
  * folder, where the child runs. */
-static void trace_env(const gr_config *cfg, unsigned sample, unsigned max_records,
-                      char bufs[5][4600], const char *env[6])
+static void trace_env(const gr_config *cfg, unsigned sample, unsigned max_records, uint64_t key,
+                      char bufs[6][4600], const char *env[7])
 {
     snprintf(bufs[0], sizeof bufs[0], "%s=%s/%s", WI_ENV_INJECTION, cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(bufs[1], sizeof bufs[1], "%s=%s/%s", WI_ENV_TRACE_PATCHES, cfg->tracer_dir,
@@ -1458,9 +1483,10 @@ static void trace_env(const gr_config *cfg, unsigned sample, unsigned max_record
              WI_TRACE_FILE);
     snprintf(bufs[3], sizeof bufs[3], "%s=%u", WI_ENV_TRACE_SAMPLE, sample);
     snprintf(bufs[4], sizeof bufs[4], "%s=%u", WI_ENV_TRACE_MAX_RECORDS, max_records);
-    for (int i = 0; i < 5; ++i)
+    snprintf(bufs[5], sizeof bufs[5], "%s=%016llx", WI_ENV_TRACE_KEY, (unsigned long long)key);
+    for (int i = 0; i < 6; ++i)
         env[i] = bufs[i];
-    env[5] = NULL;
+    env[6] = NULL;
 }
 
 static ch_request trace_request(trace_job *j, const char **env)
@@ -1479,10 +1505,10 @@ static int trace_child(trace_job *j, size_t i, wi_trace *t, char *why, size_t wh
     const gr_config *cfg = j->cfg;
     oc_outcome *o = &j->found;
     const lab_files *f = j->f;
-    char out[4400], bufs[5][4600];
-    const char *env[6];
+    char out[4400], bufs[6][4600];
+    const char *env[7];
     snprintf(out, sizeof out, "%s/%s", f->replay[REPLAY_TRACE], WI_TRACE_FILE);
-    trace_env(cfg, trace_tries[i].sample, trace_tries[i].max_records, bufs, env);
+    trace_env(cfg, trace_tries[i].sample, trace_tries[i].max_records, j->key, bufs, env);
     ch_request req = trace_request(j, env);
     ch_early *early = i == 0 ? j->early : NULL;
     j->early = i == 0 ? NULL : j->early;
@@ -1497,8 +1523,11 @@ static int trace_child(trace_job *j, size_t i, wi_trace *t, char *why, size_t wh
     o->trace_s += r.elapsed_s;
     static wi_result res;
     char bad[512];
-    if (ch_read_result(f->replay[REPLAY_TRACE], &res, bad, sizeof bad) == 0 && res.has_run)
+    if (ch_read_result(f->replay[REPLAY_TRACE], &res, bad, sizeof bad) == 0 && res.has_run) {
         o->trace_useful_bytes = res.run.useful_bytes;
+        o->trace_least_bytes[0] = res.run.least_load_bytes;
+        o->trace_least_bytes[1] = res.run.least_store_bytes;
+    }
     cJSON *json = wi_read_file(out, why, why_size);
     int rc = json ? wi_trace_from_json(json, t, why, why_size) : -1;
     cJSON_Delete(json);
@@ -1652,7 +1681,7 @@ static void trace_early(trace_job *j, const char *waiting)
 {
     if (!j->ready || !have_tracer(j->cfg))
         return;
-    trace_env(j->cfg, trace_tries[0].sample, trace_tries[0].max_records, j->env, j->envp);
+    trace_env(j->cfg, trace_tries[0].sample, trace_tries[0].max_records, j->key, j->env, j->envp);
     ch_request req = trace_request(j, j->envp);
     req.cwd = waiting;
     j->early = ch_start_early(j->cfg->worker, &req, early_wait_s(j->cfg));
@@ -1719,6 +1748,7 @@ static void trace_end(trace_job *j, int wanted, oc_outcome *o)
         snprintf(o->trace_why, sizeof o->trace_why, "%s", j->found.trace_why);
         o->trace_s = j->found.trace_s;
         o->trace_useful_bytes = j->found.trace_useful_bytes;
+        memcpy(o->trace_least_bytes, j->found.trace_least_bytes, sizeof o->trace_least_bytes);
     }
     if (wanted && j->have) {
         add_trace(j->cfg, o, &j->t, j->f);
@@ -1981,8 +2011,10 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
      * loads the student's code at its go (record_early). */
     static trace_job tj;
     ch_early *run_early = NULL;
-    if (cfg->trace)
+    if (cfg->trace) {
         trace_init(cfg, spec, &f, &tj);
+        tj.key = trace_key(cfg->seed, source);
+    }
     static record_job rec;
     record_init(cfg, spec, &f, &rec);
     static reference_job rj;

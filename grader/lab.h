@@ -73,11 +73,6 @@ typedef struct lab_spec {
      * graded one's pattern (labs 06, 07) sets it close to 1, so that a layout chosen by the
      * problem's size (coalesced only where the trace looks) shows. */
     double trace_ratio;
-    /* Set for a lab whose task reads each input once: the loads' share of its useful bytes (the
-     * rest are stores). Wasted sectors are then also counted against that least traffic, so
-     * that extra loads that waste nothing (re-reading cached words) cannot hide the ones that
-     * do; the lower efficiency is graded. 0: not applied (the products re-read their tiles). */
-    double load_share;
     /* Show shared-memory bank conflicts (from the counters, when they can be read); not graded. */
     int report_bank_conflicts;
     /* What the stub and the reference solution measured (efficiencies as graded; speed-ups

@@ -143,7 +143,10 @@ typedef struct oc_outcome {
 
     double useful_bytes;       /* the fewest bytes the task moves, as the child reported it */
     double trace_useful_bytes; /* the same for the problem the trace ran (it may be smaller) */
-    int trace_smaller;         /* the trace ran a smaller problem: engines not compared */
+    /* The task's least traffic, loads [0] and stores [1] (wk_lab.least), of the graded problem
+     * and of the one the trace ran: the yardstick of the task efficiency (decide.c). */
+    double least_bytes[2], trace_least_bytes[2];
+    int trace_smaller; /* the trace ran a smaller problem: engines not compared */
 
     /* verdict */
     oc_stage stage;
@@ -151,8 +154,9 @@ typedef struct oc_outcome {
     oc_engine engine;           /* whose efficiency is graded */
     char disagreement[512];     /* set when trace and counters disagree; reported, not averaged */
     double load_eff, store_eff; /* [0, 1], when measured */
-    /* The same against the task's least traffic (lab_spec.load_share), and whether that is the
-     * one graded (lower than the engine's own); -1 when not applied. */
+    /* The same against the task's least traffic (least_bytes: its least sectors over the sectors
+     * the requests moved), and whether that is the one graded (lower than the engine's own); -1
+     * when not applied. */
     double load_task_eff, store_task_eff;
     int load_by_task, store_by_task;
     oc_verdict verdict;

@@ -74,8 +74,10 @@ static void task_note(FILE *out, const oc_outcome *o)
     fprintf(out, _("  %-12s "), "");
     i18n_wrap(
         out,
-        _("counted against the least traffic the task needs: the kernels' requests that waste "
-          "nothing (a word read again) do not make up for the sectors the others waste"),
+        _("counted against the least traffic the task needs (each input read once and each output "
+          "written once; in the matrix products, tiles of 16 x 16): a request split in several, or "
+          "a "
+          "word read again, only adds sectors"),
         15, 15);
 }
 
@@ -86,10 +88,11 @@ static void trace_lines(FILE *out, const oc_outcome *o)
     tally_line(out, N_("loads"), &o->trace_loads, o->load_eff, s->min_load_eff);
     tally_line(out, N_("stores"), &o->trace_stores, o->store_eff, s->min_store_eff);
     task_note(out, o);
-    char warps[64];
+    char warps[96];
     snprintf(warps, sizeof warps, "%s", _("every warp"));
     if (o->trace_sample > 1)
-        snprintf(warps, sizeof warps, _("1 warp in %u"), o->trace_sample);
+        snprintf(warps, sizeof warps, _("every block's edges, 1 in %u other warps"),
+                 o->trace_sample);
     fprintf(out, _("  %-12s trace (Compute Sanitizer), %s, %.0f requests traced%s\n"),
             L(N_("measured by")), warps, o->trace_records,
             o->trace_dropped > 0 ? _(" (buffer full: scaled up to the whole run)") : "");

@@ -27,6 +27,7 @@ if(TARGET PkgConfig::CMOCKA)
   target_compile_definitions(test_registry PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   target_compile_definitions(test_compile_cache PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                         CL_NVCC_PATH="${CMAKE_CUDA_COMPILER}")
+  target_include_directories(test_trace_analysis PRIVATE ${PROJECT_SOURCE_DIR}/grader/trace)
   add_dependencies(test_runner fake_child)
   add_dependencies(test_child fake_child)
   set_tests_properties(unit_sandbox PROPERTIES SKIP_RETURN_CODE 77)

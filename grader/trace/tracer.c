@@ -10,8 +10,10 @@
  *   process ends   -> analyse every launch's records and write them (atexit)
  *
  * Settings come from the environment (names in wire.h): CL_TRACE_PATCHES (the patch fatbin),
- * CL_TRACE_OUT (the record to write, a wi_trace), CL_TRACE_SAMPLE (trace one warp in N),
- * CL_TRACE_MAX_RECORDS (per launch).
+ * CL_TRACE_OUT (the record to write, a wi_trace), CL_TRACE_SAMPLE (trace one warp in N beside
+ * the warps always traced, tr_edge), CL_TRACE_MAX_RECORDS (per launch), CL_TRACE_KEY (which
+ * warps are sampled: the grader draws it from the seed and the device code, so that one file
+ * and one seed give one trace).
  * No permission is needed; it runs as any user.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -43,12 +45,15 @@ typedef struct function_trace {
     CUmodule module;
     uint64_t base;
     ta_record *records;
+    double *weights; /* how many requests each record stands for (1: a tr_edge warp's) */
     size_t n, cap;
     uint64_t dropped;
     unsigned launches;
-    uint32_t sample;    /* one warp in sample was traced (the last launch's) */
-    double estimated;   /* requests of all launches: attempted records times each weight */
-    double weight;      /* the current launch's warps over the warps its key samples */
+    uint32_t sample; /* one warp in sample was traced beside the edges (the last launch's) */
+    /* The current launch: its shape, and what a sampled warp's record stands for (the warps
+     * beside the edges over those its key picked among them). */
+    uint32_t warps_per_block, blocks;
+    double weight;
     uint64_t oob_reads; /* load lanes that read a watched buffer's guard bytes */
     uint64_t oob_pc;    /* the first of them, from the start of the function */
 } function_trace;
@@ -63,6 +68,8 @@ typedef struct watched {
 static struct {
     const char *patches, *out;
     uint32_t sample, max_records;
+    uint64_t key;      /* CL_TRACE_KEY, or drawn at random where it is not given */
+    uint64_t launched; /* launches so far: each one's key is drawn from key and this */
     module_copy modules[MAX_MODULES];
     int nmodules;
     function_trace functions[MAX_FUNCTIONS];
@@ -161,7 +168,7 @@ static void write_out(void)
     for (int i = 0; i < tr.nfunctions; ++i) {
         function_trace *f = &tr.functions[i];
         wi_trace_kernel *tk = &kernels[t.nkernels];
-        if (ta_analyze(f->name, f->records, f->n, &tk->k) != 0) {
+        if (ta_analyze_weighted(f->name, f->records, f->weights, f->n, &tk->k) != 0) {
             fail("out of memory analysing '%s'", f->name);
             continue;
         }
@@ -172,8 +179,7 @@ static void write_out(void)
         }
         tk->launches = f->launches;
         tk->sample = f->sample;
-        /* How many requests each analysed record stands for, over all launches. */
-        tk->scale = tk->k.records ? f->estimated / (double)tk->k.records : 0.0;
+        tk->scale = 1.0; /* the tallies are weighted already: they stand for the whole run */
         tk->dropped = f->dropped;
         tk->oob_reads = f->oob_reads;
         if (m && m->cubin && f->oob_reads)
@@ -232,13 +238,29 @@ static function_trace *function_named(const char *name, CUmodule module)
     return f;
 }
 
-/* A key the traced kernel cannot predict: which warps are sampled changes every launch. */
-static uint32_t random_key(void)
+/* A 64-bit mix (splitmix64's finaliser). */
+static uint64_t mix64(uint64_t x)
 {
-    uint32_t key = 0;
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Which warps the next launch samples: drawn from the run's key (the grader's, from the seed
+ * and the device code) and the launch's place in the run, so that the same file and seed
+ * trace the same warps, and a kernel that cannot know the key cannot know them. */
+static uint32_t launch_key(void)
+{
+    return (uint32_t)(mix64(tr.key ^ mix64(++tr.launched)) >> 32);
+}
+
+static uint64_t random_u64(void)
+{
+    uint64_t key = 0;
     FILE *f = fopen("/dev/urandom", "rb");
     if (!f || fread(&key, sizeof key, 1, f) != 1)
-        key = (uint32_t)(uintptr_t)&key ^ (uint32_t)clock();
+        key = (uint64_t)(uintptr_t)&key ^ (uint64_t)clock();
     if (f)
         fclose(f);
     return key;
@@ -263,23 +285,30 @@ static void launch_begin(const Sanitizer_LaunchData *l)
     SAN(sanitizerGetFunctionPcAndSize(l->module, f->name, &f->base, &size));
     /* Small grids are traced whole, so that no instruction goes unseen (unless the grader asked
      * for fewer warps, after a launch filled its buffer). */
-    uint64_t warps = (uint64_t)l->gridDim_x * l->gridDim_y * l->gridDim_z *
-                     (((uint64_t)l->blockDim_x * l->blockDim_y * l->blockDim_z + 31) / 32);
+    uint32_t wpb = (uint32_t)(((uint64_t)l->blockDim_x * l->blockDim_y * l->blockDim_z + 31) / 32);
+    uint32_t blocks = l->gridDim_x * l->gridDim_y * l->gridDim_z;
+    uint64_t warps = (uint64_t)blocks * wpb;
     uint32_t sample = warps < 4096 && tr.sample <= DEFAULT_SAMPLE ? 1 : tr.sample;
-    tr_tracker h = {0, tr.max_records, sample, random_key(), tr.d_records};
-    /* The hash picks about one warp in sample, rarely exactly: count them, so that each launch
-     * is weighed by what was traced of it, not by the nominal rate. Kernels whose requests
-     * differ, mixed in one total, otherwise move with the count: lab 03's reference solution
-     * (6008-warp sums of 4-sector requests beside 192000 warps of 16-sector ones) then lands
-     * about 1% from the counters, one standard deviation, against the engines' 2% bar, and once
-     * failed it on the H200. */
+    tr_tracker h = {0, tr.max_records, sample, launch_key(), tr.d_records};
+    /* Beside the edges, always traced, the hash picks about one warp in sample of the others,
+     * rarely exactly: count them, so that each sampled record stands for exactly the warps it
+     * was drawn among, not for the nominal rate. Kernels whose requests differ, mixed in one
+     * total, otherwise move with the count: lab 03's reference solution (6008-warp sums of
+     * 4-sector requests beside 192000 warps of 16-sector ones) then lands about 1% from the
+     * counters, one standard deviation, against the engines' 2% bar, and once failed it on the
+     * H200. */
+    f->warps_per_block = wpb;
+    f->blocks = blocks;
     f->weight = sample; /* beyond 16 M warps, the nominal rate will do */
     if (sample > 1 && warps <= (1u << 24)) {
-        uint64_t picked = 0;
-        for (uint64_t w = 0; w < warps; ++w)
+        uint64_t picked = 0, others = 0;
+        for (uint64_t w = 0; w < warps; ++w) {
+            if (tr_edge((uint32_t)w, wpb, blocks))
+                continue;
+            others++;
             picked += tr_mix((uint32_t)w ^ h.key) % sample == 0;
-        if (picked)
-            f->weight = (double)warps / (double)picked;
+        }
+        f->weight = picked ? (double)others / (double)picked : 1.0;
     }
     SAN(sanitizerMemcpyHostToDeviceAsync(tr.d_tracker, &h, sizeof h, l->hStream));
     SAN(sanitizerSetCallbackData(l->function, tr.d_tracker));
@@ -299,25 +328,31 @@ static void launch_end(const Sanitizer_LaunchData *l)
     SAN(sanitizerMemcpyDeviceToHost(&h, tr.d_tracker, sizeof h, l->hStream));
     uint32_t n = h.next < h.max ? h.next : h.max;
     f->dropped += h.next - n;
-    f->estimated += (double)h.next * f->weight;
     f->launches++;
     if (f->n + n > f->cap) {
         size_t cap = f->cap ? f->cap : 1024;
         while (cap < f->n + n)
             cap *= 2;
         ta_record *p = realloc(f->records, cap * sizeof *p);
-        if (!p) {
+        double *w = p ? realloc(f->weights, cap * sizeof *w) : NULL;
+        if (p)
+            f->records = p;
+        if (!w) {
             fail("out of host memory for %zu trace records", cap);
             return;
         }
-        f->records = p;
+        f->weights = w;
         f->cap = cap;
     }
     if (n)
         SAN(sanitizerMemcpyDeviceToHost(f->records + f->n, tr.d_records,
                                         (size_t)n * sizeof(ta_record), l->hStream));
-    for (uint32_t i = 0; i < n; ++i)
-        f->records[f->n + i].pc -= f->base;
+    for (uint32_t i = 0; i < n; ++i) {
+        ta_record *r = &f->records[f->n + i];
+        r->pc -= f->base;
+        int sure = h.sample <= 1 || tr_edge(r->warp, f->warps_per_block, f->blocks);
+        f->weights[f->n + i] = sure ? 1.0 : f->weight;
+    }
     find_oob_reads(f, f->records + f->n, n);
     f->n += n;
 }
@@ -351,6 +386,8 @@ int InitializeInjection(void)
     tr.out = getenv(WI_ENV_TRACE_OUT);
     tr.sample = env_u32(WI_ENV_TRACE_SAMPLE, DEFAULT_SAMPLE);
     tr.max_records = env_u32(WI_ENV_TRACE_MAX_RECORDS, 1u << 18);
+    const char *key = getenv(WI_ENV_TRACE_KEY);
+    tr.key = key && *key ? strtoull(key, NULL, 16) : random_u64();
     if (!tr.patches)
         fail("%s is not set", WI_ENV_TRACE_PATCHES);
     Sanitizer_SubscriberHandle handle;

@@ -15,10 +15,11 @@
 #define TR_BOTH static inline
 #endif
 
-/* Which warps a launch traces: warp w (its index in the grid) when tr_mix(w ^ key) % sample is
- * 0. A hash, so that the choice does not alias with periodic patterns (every 2nd block, the
- * same warp of every block); the host counts the warps a key picks (tracer.c), so that each
- * launch's records stand for exactly the warps they sample, however many the hash picked. */
+/* Which other warps a launch traces: warp w (its index in the grid) when tr_mix(w ^ key) %
+ * sample is 0. A hash, so that the choice does not alias with periodic patterns (every 2nd
+ * block, the same warp of every block); the host counts the warps a key picks (tracer.c), so
+ * that each record stands for exactly the warps it was drawn among, however many the hash
+ * picked. */
 TR_BOTH uint32_t tr_mix(uint32_t x)
 {
     x ^= x >> 16;
@@ -29,11 +30,22 @@ TR_BOTH uint32_t tr_mix(uint32_t x)
     return x;
 }
 
+/* Whether warp w (its index in the grid) of a launch of blocks blocks, warps_per_block warps
+ * each, is one the trace always records, sampled or not: the first and the last warp of every
+ * block (the last one partial where the block is not a multiple of 32 threads) and every warp
+ * of the grid's first and last block. Work confined to one block, to its edges or to the last
+ * tile cannot escape the trace. */
+TR_BOTH int tr_edge(uint32_t w, uint32_t warps_per_block, uint32_t blocks)
+{
+    uint32_t block = w / warps_per_block, in_block = w % warps_per_block;
+    return in_block == 0 || in_block == warps_per_block - 1 || block == 0 || block == blocks - 1;
+}
+
 typedef struct tr_tracker {
     uint32_t next;   /* records asked for so far; more than max means some were dropped */
     uint32_t max;    /* capacity of records */
-    uint32_t sample; /* record one warp in sample (1: every warp) */
-    uint32_t key;    /* which warps: new and unpredictable each launch (see patch.cu) */
+    uint32_t sample; /* record one warp in sample (1: every warp), beside every tr_edge warp */
+    uint32_t key;    /* which of the others: drawn from the seed and the device code, per launch */
     ta_record *records;
 } tr_tracker;
 

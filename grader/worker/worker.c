@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -281,6 +282,12 @@ void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes
         exit(CL_EXIT_IO);
     }
     free(path);
+}
+
+double wk_tiled_loads(double m, double n, double k)
+{
+    double tiles_m = ceil(m / WK_LEAST_TILE), tiles_n = ceil(n / WK_LEAST_TILE);
+    return (m * k * tiles_n + k * n * tiles_m) * sizeof(float);
 }
 
 /* ---- the driver (worker.h) ---- */
@@ -558,6 +565,8 @@ static void save_run(const wk_job *job, const wk_lab *lab, void *state, wi_resul
     res->run.launched = 1;
     res->run.guards_intact = lab->save(state, job);
     res->run.useful_bytes = lab->useful_bytes(state);
+    if (lab->least)
+        lab->least(state, &res->run.least_load_bytes, &res->run.least_store_bytes);
 }
 
 /* One run of the work, to the end; its outputs saved. */

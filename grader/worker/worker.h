@@ -103,6 +103,12 @@ cudaError_t wk_time_copy(const void *src, void *dst, size_t bytes, const tm_opti
 cudaError_t wk_ceiling(const wk_job *job, const tm_options *opt, tm_result *best,
                        const char **kernel, size_t *buffer_bytes);
 
+/* The products' yardstick: tiles of WK_LEAST_TILE x WK_LEAST_TILE outputs, each loading its
+ * row of A's tiles and its column of B's once (A m x k, B k x n, or their transposes: the
+ * same bytes). A kernel with larger tiles, or register tiles, loads less. */
+#define WK_LEAST_TILE 16
+double wk_tiled_loads(double m, double n, double k);
+
 /* Opens WORKDIR/explore.csv for an explore run's table; exits CL_EXIT_IO on failure. */
 FILE *wk_explore_csv(const wk_job *job);
 
@@ -129,6 +135,11 @@ typedef struct wk_lab {
     int (*save)(void *state, const wk_job *job);
     /* Bytes the task must move at the least: each input read once, each output written once. */
     double (*useful_bytes)(const void *state);
+    /* The task's least traffic, loads and stores apart: what its kernels' sectors are weighed
+     * against (decide.c: splitting requests or adding re-reads can only lower the grade). The
+     * labs that read each input once say so; the products say what a kernel with
+     * WK_LEAST_TILE x WK_LEAST_TILE tiles moves (wk_tiled_loads). NULL: not weighed. */
+    void (*least)(const void *state, double *load_bytes, double *store_bytes);
     /* Optional: the bytes the timed work must move at the least, where that is more than
      * useful_bytes (lab 06: its conversions, which may be copies no engine sees, so the
      * engines' figures leave them out); the bandwidth is these over the time. NULL: useful. */

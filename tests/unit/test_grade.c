@@ -248,14 +248,16 @@ static void test_decide_engines_agreement_follows_the_sampling(void **state)
     }
 }
 
-/* Issue 10: cheap coalesced re-reads cannot dilute a strided load's waste. 1000 strided loads
- * (32 sectors for 128 bytes) padded with 100 ideal re-reads each: 93.5% a request, but against
- * the least traffic y = a*x needs (each x read once) 12.5%. */
+/* Issues 10 and 34: cheap coalesced re-reads cannot dilute a strided load's waste. 1000 strided
+ * loads (32 sectors for 128 bytes) padded with 100 ideal re-reads each: 93.5% a request, but the
+ * least traffic y = a*x needs (each x read once, 4000 sectors) against the 432000 sectors they
+ * moved is under 1%. */
 static void test_decide_dilution_is_counted_against_the_task(void **state)
 {
     (void)state;
     oc_outcome o = traced_outcome(32, 4);
     o.useful_bytes = 2.0 * 1000 * 128;
+    o.least_bytes[0] = o.least_bytes[1] = 1000 * 128;
     cl_tally pad = tally(100000, 4, 128);
     o.trace_loads.requests += pad.requests;
     o.trace_loads.sectors += pad.sectors;
@@ -267,7 +269,24 @@ static void test_decide_dilution_is_counted_against_the_task(void **state)
     assert_true(cl_tally_efficiency(&o.trace_loads) > 0.9);
     assert_verdict(&o, OC_FAIL, 70, 100);
     assert_true(o.load_by_task && !o.store_by_task);
-    assert_true(o.load_eff > 0.124 && o.load_eff < 0.126);
+    assert_close(o.load_eff, 4000.0 / 432000.0, 1e-9);
+}
+
+/* Issue 34: a strided load split into one-lane requests is ideal request by request (one sector
+ * for one lane's word) and still moves 32 sectors for every 4 the task needs: 12.5%. */
+static void test_decide_split_requests_are_counted_against_the_task(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.least_bytes[0] = o.least_bytes[1] = 1000 * 128;
+    o.trace_loads = tally(32000, 1, 4); /* 32 one-lane requests where one would do */
+    o.load = traffic(32000, 1, 4);
+    gr_decide(&o);
+    assert_close(cl_tally_efficiency(&o.trace_loads), 1.0, 1e-12);
+    assert_verdict(&o, OC_FAIL, 70, 100);
+    assert_true(o.load_by_task && !o.store_by_task);
+    assert_close(o.load_eff, 0.125, 1e-9);
+    assert_close(o.load_task_eff, 0.125, 1e-9);
 }
 
 static void test_decide_honest_kernel_is_not_lowered_by_the_task(void **state)
@@ -275,9 +294,83 @@ static void test_decide_honest_kernel_is_not_lowered_by_the_task(void **state)
     (void)state;
     oc_outcome o = traced_outcome(4, 4);
     o.useful_bytes = 2.0 * 1000 * 128;
+    o.least_bytes[0] = o.least_bytes[1] = 1000 * 128;
     gr_decide(&o);
     assert_verdict(&o, OC_PASS, 100, 100);
     assert_false(o.load_by_task || o.store_by_task);
+    assert_close(o.load_task_eff, 1.0, 1e-12);
+}
+
+/* Moving less than the yardstick (a product with larger tiles than it assumes) is 100%, never
+ * more. */
+static void test_decide_task_efficiency_is_at_most_one(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.least_bytes[0] = 4.0 * 1000 * 128;
+    o.least_bytes[1] = 1000 * 128;
+    gr_decide(&o);
+    assert_verdict(&o, OC_PASS, 100, 100);
+    assert_close(o.load_task_eff, 1.0, 1e-12);
+    assert_close(o.load_eff, 1.0, 1e-12);
+}
+
+/* Where the trace ran a smaller problem, the counters' sectors at the graded size are weighed
+ * against the graded problem's least traffic too: a kernel that splits its requests only where
+ * the trace does not look fails there. */
+static void test_decide_graded_size_is_counted_against_the_task(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.trace_smaller = 1;
+    o.trace_least_bytes[0] = o.trace_least_bytes[1] = 1000 * 128;
+    o.least_bytes[0] = o.least_bytes[1] = 8000 * 128;
+    o.load = traffic(256000, 1, 4); /* 32 one-lane requests for each of 8000 */
+    o.store = traffic(8000, 4, 128);
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 70, 100);
+    assert_true(o.load_by_task && !o.store_by_task);
+    assert_close(o.load_eff, 0.125, 1e-9);
+}
+
+/* No verdict from half the evidence: a kernel that overflows the trace is not graded on the
+ * counters; a trace that failed as a tool, or counters that did, leave the lab NOT GRADED. */
+static void test_decide_trace_overflow_is_never_passed_by_the_counters(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01()); /* the counters: 100% */
+    o.trace = OC_ENGINE_RUN_FAILED;
+    strcpy(o.trace_why, "its kernels made more memory accesses than the trace can hold");
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
+    assert_contains(o.reason, "more memory accesses than the trace can hold");
+}
+
+static void test_decide_failed_trace_is_never_passed_by_the_counters(void **state)
+{
+    (void)state;
+    oc_outcome o = good_outcome(lab01());
+    o.trace = OC_ENGINE_FAILED;
+    strcpy(o.trace_why, "more than 64 different kernels were launched");
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 40, 100);
+    assert_contains(o.reason, "trace engine failed (more than 64 different kernels");
+}
+
+static void test_decide_failed_counters_leave_the_trace_ungraded(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    o.counters = OC_ENGINE_FAILED;
+    strcpy(o.counters_why, "CUPTI_ERROR_HARDWARE_BUSY");
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 40, 100);
+    assert_contains(o.reason, "the counters failed (CUPTI_ERROR_HARDWARE_BUSY)");
+    /* Where the trace alone fails the lab anyway, it is failed. */
+    o = traced_outcome(32, 32);
+    o.counters = OC_ENGINE_FAILED;
+    gr_decide(&o);
+    assert_verdict(&o, OC_FAIL, 40, 100);
 }
 
 static void test_decide_wrong_while_measured_fails_with_nothing(void **state)
@@ -690,11 +783,14 @@ static void test_decide_smaller_trace_needs_the_counters_that_ran(void **state)
     gr_decide(&o);
     assert_verdict(&o, OC_PASS, 95, 95);
 
+    /* Issue 34: even where the trace saw the graded problem itself, counters that failed leave
+     * its sampled warps unchecked: no coalescing points from the trace alone. */
     o = gated_outcome(4, 1.5);
-    o.trace_smaller = 0; /* the trace saw the graded problem itself */
+    o.trace_smaller = 0;
     o.counters = OC_ENGINE_FAILED;
     gr_decide(&o);
-    assert_verdict(&o, OC_PASS, 95, 95);
+    assert_verdict(&o, OC_NOT_GRADED, 65, 95);
+    assert_contains(o.reason, "the counters failed");
 }
 
 static void test_decide_smaller_trace_uses_its_own_bytes(void **state)
@@ -931,6 +1027,12 @@ int main(void)
         cmocka_unit_test(test_decide_engines_agreement_follows_the_sampling),
         cmocka_unit_test(test_decide_dilution_is_counted_against_the_task),
         cmocka_unit_test(test_decide_honest_kernel_is_not_lowered_by_the_task),
+        cmocka_unit_test(test_decide_split_requests_are_counted_against_the_task),
+        cmocka_unit_test(test_decide_task_efficiency_is_at_most_one),
+        cmocka_unit_test(test_decide_graded_size_is_counted_against_the_task),
+        cmocka_unit_test(test_decide_trace_overflow_is_never_passed_by_the_counters),
+        cmocka_unit_test(test_decide_failed_trace_is_never_passed_by_the_counters),
+        cmocka_unit_test(test_decide_failed_counters_leave_the_trace_ungraded),
         cmocka_unit_test(test_decide_wrong_while_measured_fails_with_nothing),
         cmocka_unit_test(test_decide_out_of_bounds_reads_fail),
         cmocka_unit_test(test_decide_kernel_failing_under_the_trace_fails),

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "trace_analysis.h"
+#include "tracer_shared.h"
 
 /* cudaMalloc-like bases, well apart and aligned past a 128-byte line. */
 #define BASE UINT64_C(0x7f3a00000000)
@@ -923,6 +924,55 @@ static void test_analyze_size_from_first_record(void **state)
     ta_kernel_free(&k);
 }
 
+/* ---- sampled warps weighed, edge warps always traced (issue 34) ---- */
+
+/* A record stands for as many requests as its weight: a coalesced one for 1 (an edge warp's,
+ * traced for certain) and a stride-8 one for 15 (a sampled warp drawn among 15) make 16
+ * requests, 1 x 4 + 15 x 32 sectors. */
+static void test_analyze_weighted_records(void **state)
+{
+    (void)state;
+    const access co = {0x40, 0, 4, ALL_LANES, 1, at_coalesced};
+    const access st = {0x80, 0, 4, ALL_LANES, 1, at_stride8};
+    ta_record r[2] = {record_of(&co, 0, 0), record_of(&st, 1, 0)};
+    double w[2] = {1.0, 15.0};
+    ta_kernel k;
+    assert_int_equal(ta_analyze_weighted("mixed", r, w, 2, &k), 0);
+    assert_int_equal(k.records, 2);
+    assert_int_equal(k.loads.requests, 16);
+    assert_int_equal(k.loads.sectors, 4 + 15 * 32);
+    assert_int_equal(k.loads.ideal_sectors, 16 * 4);
+    assert_int_equal(k.nins, 2);
+    assert_int_equal(k.ins[0].tally.requests, 1);
+    assert_int_equal(k.ins[1].tally.requests, 15);
+    assert_int_equal(k.ins[1].tally.sectors, 15 * 32);
+    ta_kernel_free(&k);
+    /* No weights: every record once, as ta_analyze. */
+    assert_int_equal(ta_analyze_weighted("mixed", r, NULL, 2, &k), 0);
+    assert_int_equal(k.loads.requests, 2);
+    assert_int_equal(k.loads.sectors, 4 + 32);
+    ta_kernel_free(&k);
+}
+
+/* The first and last warp of every block and every warp of the first and last block are
+ * edges; with one or two warps a block, every warp is. */
+static void test_edge_warps(void **state)
+{
+    (void)state;
+    const uint32_t wpb = 8, blocks = 10;
+    unsigned edges = 0;
+    for (uint32_t w = 0; w < wpb * blocks; ++w)
+        edges += (unsigned)tr_edge(w, wpb, blocks);
+    assert_int_equal(edges, 2 * 8 + 8 * 2); /* blocks 0 and 9 whole, 2 warps of the 8 others */
+    assert_true(tr_edge(8, wpb, blocks) && tr_edge(15, wpb, blocks));
+    assert_false(tr_edge(9, wpb, blocks) || tr_edge(14, wpb, blocks));
+    assert_true(tr_edge(79, wpb, blocks) && tr_edge(75, wpb, blocks));
+    for (uint32_t w = 0; w < 40; ++w) {
+        assert_true(tr_edge(w, 1, 40));
+        assert_true(tr_edge(w, 2, 20));
+    }
+}
+
 /* ---- name, empty trace, reuse ---- */
 
 static void test_analyze_empty_trace(void **state)
@@ -1129,6 +1179,8 @@ int main(void)
         cmocka_unit_test(test_analyze_sample_first_record_worst),
         cmocka_unit_test(test_analyze_sample_without_waste),
         cmocka_unit_test(test_analyze_size_from_first_record),
+        cmocka_unit_test(test_analyze_weighted_records),
+        cmocka_unit_test(test_edge_warps),
         cmocka_unit_test(test_analyze_empty_trace),
         cmocka_unit_test(test_analyze_copies_name),
         cmocka_unit_test(test_analyze_truncates_long_name),

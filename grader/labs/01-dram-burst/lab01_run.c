@@ -54,6 +54,12 @@ static double lab01_useful_bytes(const void *state)
     return 2.0 * (double)s->n * sizeof(float);
 }
 
+static void lab01_least(const void *state, double *loads, double *stores)
+{
+    const lab01_state *s = state;
+    *loads = *stores = (double)s->n * sizeof(float); /* x read once, y written once */
+}
+
 static void lab01_close(void *state)
 {
     lab01_state *s = state;
@@ -69,6 +75,7 @@ const wk_lab wk_lab01 = {
     .launch = lab01_launch,
     .save = lab01_save,
     .useful_bytes = lab01_useful_bytes,
+    .least = lab01_least,
     .close = lab01_close,
     .explore = lab01_explore,
     .shapes = &lab01_shapes,

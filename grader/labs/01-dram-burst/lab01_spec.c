@@ -60,7 +60,6 @@ const lab_spec lab01_spec = {
     .points_load = 30,
     .points_store = 30,
     .size_text = N_("n = 50331655 floats (201 MB per array)"),
-    .load_share = 0.5, /* y = a*x reads x once and writes y once */
     .check = lab01_check,
     .shapes = &lab01_shapes,
     .efficiency_hint =

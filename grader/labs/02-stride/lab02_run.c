@@ -54,6 +54,12 @@ static double lab02_useful_bytes(const void *state)
     return 2.0 * (double)s->count * sizeof(float);
 }
 
+static void lab02_least(const void *state, double *loads, double *stores)
+{
+    const lab02_state *s = state;
+    *loads = *stores = (double)s->count * sizeof(float); /* every sample read once, written once */
+}
+
 static void lab02_close(void *state)
 {
     lab02_state *s = state;
@@ -69,6 +75,7 @@ const wk_lab wk_lab02 = {
     .launch = lab02_launch,
     .save = lab02_save,
     .useful_bytes = lab02_useful_bytes,
+    .least = lab02_least,
     .close = lab02_close,
     .explore = lab02_explore,
     .shapes = &lab02_shapes,

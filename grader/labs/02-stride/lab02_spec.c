@@ -64,7 +64,6 @@ const lab_spec lab02_spec = {
     .points_load = 30,
     .points_store = 30,
     .size_text = N_("6 channels x 6291552 frames (151 MB in, 151 MB out)"),
-    .load_share = 0.5, /* each sample read once and written once */
     .check = lab02_check,
     .shapes = &lab02_shapes,
     .efficiency_hint = N_("In lab 02 that means: let a block read a run of whole frames "

@@ -79,6 +79,14 @@ static double lab03_useful_bytes(const void *state)
     return (m + v) + 3 * m + (m + v); /* row sums, axpby, column-major row sums */
 }
 
+static void lab03_least(const void *state, double *loads, double *stores)
+{
+    const lab03_state *s = state;
+    double m = (double)matrix_bytes(s), v = (double)s->rows * sizeof(float);
+    *loads = 4 * m;      /* a for the row sums, a and b for axpby, a_cm for its row sums */
+    *stores = m + 2 * v; /* c, and the two vectors of sums */
+}
+
 static void lab03_close(void *state)
 {
     lab03_state *s = state;
@@ -95,6 +103,7 @@ const wk_lab wk_lab03 = {
     .launch = lab03_launch,
     .save = lab03_save,
     .useful_bytes = lab03_useful_bytes,
+    .least = lab03_least,
     .close = lab03_close,
     .explore = lab03_explore,
     .shapes = &lab03_shapes,

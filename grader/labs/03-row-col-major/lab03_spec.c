@@ -83,7 +83,6 @@ const lab_spec lab03_spec = {
     .points_load = 30,
     .points_store = 30,
     .size_text = N_("6008 x 4104 floats (98.6 MB a matrix), row- and column-major"),
-    .load_share = 2.0 / 3.0, /* four matrices read, two written (the sums are small) */
     .check = lab03_check,
     .shapes = &lab03_shapes,
     .efficiency_hint = N_("In lab 03 that means: in a row-major matrix a row is contiguous, so "

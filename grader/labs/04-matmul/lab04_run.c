@@ -86,6 +86,13 @@ static double lab04_useful_bytes(const void *state)
     return ((double)s->m * s->k + (double)s->k * s->n + (double)s->m * s->n) * sizeof(float);
 }
 
+static void lab04_least(const void *state, double *loads, double *stores)
+{
+    const lab04_state *s = state;
+    *loads = wk_tiled_loads(s->m, s->n, s->k);
+    *stores = (double)s->m * s->n * sizeof(float);
+}
+
 static void lab04_close(void *state)
 {
     lab04_state *s = state;
@@ -103,6 +110,7 @@ const wk_lab wk_lab04 = {
     .launch = lab04_launch,
     .save = lab04_save,
     .useful_bytes = lab04_useful_bytes,
+    .least = lab04_least,
     .close = lab04_close,
     .explore = lab04_explore,
     .baseline = lab04_baseline,

@@ -84,7 +84,6 @@ const lab_spec lab06_spec = {
      * H200 for the stub, the solution, both alternatives and unaligned_planes (4.7 and 4.7);
      * aligned planes traced and unaligned ones graded would be 4.0 against 4.7, 1.18x. */
     .trace_ratio = 1.08,
-    .load_share = 0.6, /* each step reads six fields and writes four */
     .check = lab06_check,
     .reference = lab06_want,
     .shapes = &lab06_shapes,

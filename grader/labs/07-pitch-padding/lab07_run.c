@@ -144,6 +144,12 @@ static double lab07_useful_bytes(const void *state)
     return 2.0 * s->width * s->height * sizeof(float);
 }
 
+static void lab07_least(const void *state, double *loads, double *stores)
+{
+    const lab07_state *s = state;
+    *loads = *stores = (double)s->width * s->height * sizeof(float); /* every pixel once */
+}
+
 static void lab07_close(void *state)
 {
     lab07_state *s = state;
@@ -159,6 +165,7 @@ const wk_lab wk_lab07 = {
     .launch = lab07_launch,
     .save = lab07_save,
     .useful_bytes = lab07_useful_bytes,
+    .least = lab07_least,
     .close = lab07_close,
     .explore = lab07_explore,
     .note = lab07_note,

@@ -147,7 +147,6 @@ const lab_spec lab07_spec = {
      * and 4.79, solution 14.1 and 14.0, alternatives 3.94/3.94 and 14.0/14.0); pitched rows
      * traced and packed ones graded would be 4.0 against 4.8, 1.2x. */
     .trace_ratio = 1.08,
-    .load_share = 0.5, /* each pixel read once and written once */
     .check = lab07_check,
     .reference = lab07_reference,
     .shapes = &lab07_shapes,
