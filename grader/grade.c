@@ -724,23 +724,30 @@ static int by_name(const void *a, const void *b)
 
 /* The files of keep that hold the device code's SASS, sorted: every cubin nvcc kept (the
  * kernel's, and the device link's), or, where the compile came from the cache (which keeps
- * the fatbin and the PTX alone), kernel.fatbin, which holds the same cubin. How many. */
-static size_t sass_files(const char *keep, char names[SASS_MAX_FILES][256])
+ * the fatbin and the PTX alone), kernel.fatbin, which holds the same cubin. How many; -1 when
+ * there are more than SASS_MAX_FILES cubins, or one with a name too long to list. */
+static int sass_files(const char *keep, char names[SASS_MAX_FILES][256])
 {
-    size_t n = 0;
+    int n = 0;
     DIR *d = opendir(keep);
-    for (struct dirent *e; d && n < SASS_MAX_FILES && (e = readdir(d));) {
+    for (struct dirent *e; d && n >= 0 && (e = readdir(d));) {
         size_t len = strlen(e->d_name);
-        if (e->d_name[0] != '.' && len > 6 && len < 256 && !strcmp(e->d_name + len - 6, ".cubin"))
+        if (e->d_name[0] == '.' || len <= 6 || strcmp(e->d_name + len - 6, ".cubin"))
+            continue;
+        if (n == SASS_MAX_FILES || len >= 256)
+            n = -1;
+        else
             snprintf(names[n++], 256, "%s", e->d_name);
     }
     if (d)
         closedir(d);
+    if (n < 0)
+        return -1;
     char fatbin[4300];
     snprintf(fatbin, sizeof fatbin, "%s/kernel.fatbin", keep);
     if (!n && access(fatbin, R_OK) == 0)
         snprintf(names[n++], 256, "kernel.fatbin");
-    qsort(names, n, sizeof names[0], by_name);
+    qsort(names, (size_t)n, sizeof names[0], by_name);
     return n;
 }
 
@@ -756,9 +763,11 @@ static int scan_sass(const gr_config *cfg, const lab_files *f, oc_outcome *o, ch
         snprintf(why, why_size, _("no cuobjdump beside '%s'"), cfg->nvcc ? cfg->nvcc : "nvcc");
         return 1;
     }
-    size_t files = sass_files(f->keep, names);
-    if (!files) {
-        snprintf(why, why_size, _("nvcc kept no cubin or fatbin"));
+    int files = sass_files(f->keep, names);
+    if (files <= 0) {
+        snprintf(why, why_size,
+                 files ? _("nvcc kept more cubins than the grader lists")
+                       : _("nvcc kept no cubin or fatbin"));
         return 1;
     }
     /* cuobjdump runs confined as the compile is, and may read the folder it lies in. */
@@ -775,7 +784,7 @@ static int scan_sass(const gr_config *cfg, const lab_files *f, oc_outcome *o, ch
     size_t size = 0;
     FILE *all = open_memstream(&text, &size);
     int rc = all ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < files; ++i) {
+    for (int i = 0; rc == 0 && i < files; ++i) {
         char path[4500];
         snprintf(path, sizeof path, "%s/%.255s", f->keep, names[i]);
         const char *argv[] = {tool, "-sass", path, NULL};
