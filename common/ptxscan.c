@@ -74,8 +74,12 @@ int ps_scan(const char *ptx, char *why, size_t why_size)
         }
         if (*p == '\n')
             ++line;
-        /* A statement starts a line or follows ';', '{' or '}' (several can share a line). */
-        at_statement = *p == '\n' || *p == ';' || *p == '{' || *p == '}';
+        /* A statement starts a line or follows ';', '{' or '}' (several can share a line), or
+         * a label's ':' ("done: cp.async..."; not the "::" of ".shared::cta"), blanks and
+         * comments between them. */
+        at_statement = *p == '\n' || *p == ';' || *p == '{' || *p == '}' ||
+                       (*p == ':' && p[1] != ':' && (p == ptx || p[-1] != ':')) ||
+                       (at_statement && (*p == ' ' || *p == '\t'));
     }
     return 0;
 }

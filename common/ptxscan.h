@@ -5,7 +5,9 @@
  * loads and stores only, and the counters it is checked against count those alone, so a kernel
  * that used these would be graded on the rest of its traffic. Such a kernel is refused, by name.
  *
- * Pure C: the grader scans the file nvcc kept (--keep), before any student code runs.
+ * Pure C: the grader scans the file nvcc kept (--keep), before any student code runs. It
+ * decides from the SASS where it can (sassscan.h); this scan is what it falls back on where
+ * cuobjdump cannot run.
  */
 #ifndef CL_PTXSCAN_H
 #define CL_PTXSCAN_H

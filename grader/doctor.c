@@ -199,6 +199,31 @@ static int nvcc_check(const gr_config *cfg, FILE *out)
     return 0;
 }
 
+/* cuobjdump beside nvcc, which lists the SASS that the device code is checked in; without it
+ * the grader checks the PTX instead. Never a problem: the check still fails closed. */
+static void cuobjdump_check(const gr_config *cfg, FILE *out)
+{
+    char tool[PATH_MAX], release[32], text[PATH_MAX + 256];
+    if (gr_cuobjdump(cfg, tool) != 0) {
+        snprintf(text, sizeof text,
+                 _("not found beside '%s': the device code is checked in its PTX, not in the "
+                   "SASS the GPU runs"),
+                 cfg->nvcc);
+        line(out, "--", _("cuobjdump"), text);
+        fix(out, _("install the CUDA Toolkit's binary utilities (cuobjdump) beside nvcc"));
+        return;
+    }
+    dr_nvcc_version(tool, release, sizeof release);
+    if (*release)
+        snprintf(text, sizeof text, _("%s (release %s): the device code is checked in its SASS"),
+                 tool, release);
+    else
+        snprintf(text, sizeof text,
+                 _("'%s' does not run: the device code is checked in its PTX, not in its SASS"),
+                 tool);
+    line(out, *release ? "ok" : "--", _("cuobjdump"), text);
+}
+
 /* Whether the trace engine was built beside the grading child. */
 static int tracer_built(const gr_config *cfg)
 {
@@ -265,6 +290,7 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
     line(out, untranslated ? "--" : "ok", _("language"), lang);
     int gpu = gpu_check(cfg, workdir, out);
     int problems = !gpu + !nvcc_check(cfg, out);
+    cuobjdump_check(cfg, out);
     sandbox_check(cfg, workdir, out);
     int traced = tracer_built(cfg);
     /* Counters only corroborate when the trace engine is there: not having them is no problem. */

@@ -21,7 +21,8 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out);
  * /etc/os-release's ID ("ubuntu", "fedora", ...), or "windows", "wsl"; NULL means unknown. */
 const char *dr_counter_fix(const char *os_id);
 
-/* Runs 'nvcc --version' and writes its release ("13.0") into buf; "" when it cannot run. */
+/* Runs 'nvcc --version' (or another tool of the toolkit's, such as cuobjdump) and writes its
+ * release ("13.0") into buf; "" when it cannot run. */
 void dr_nvcc_version(const char *nvcc, char *buf, size_t size);
 
 #ifdef __cplusplus

@@ -115,6 +115,10 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
 struct sb_policy;
 void gr_compile_policy(const gr_config *cfg, const char *workdir, struct sb_policy *p,
                        char toolkit[4096]);
+/* The cuobjdump beside the nvcc the grader uses (cfg->nvcc, found through PATH when it is a
+ * bare name; beside the file its links lead to, when not beside the link), written into path.
+ * Returns 0, or -1 with path "" where there is none. */
+int gr_cuobjdump(const gr_config *cfg, char path[4096]);
 /* What the recording (the student's host code) may write: dir, /dev/shm, the GPU's device
  * files and its own /proc/self (the CUDA driver writes there); it reads what its user may. */
 void gr_record_policy(const char *dir, struct sb_policy *p);

@@ -14,8 +14,8 @@ if(TARGET PkgConfig::CMOCKA)
   add_executable(fake_child tests/unit/fake_child.c)
 
   set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis
-                    registry wire record sandbox ptxscan compile_cache pool i18n child early_check
-                    countreq)
+                    registry wire record sandbox ptxscan sassscan device_scan compile_cache pool
+                    i18n child early_check countreq)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)
@@ -25,6 +25,9 @@ if(TARGET PkgConfig::CMOCKA)
   target_compile_definitions(test_runner PRIVATE FAKE_CHILD_PATH="$<TARGET_FILE:fake_child>")
   target_compile_definitions(test_child PRIVATE FAKE_CHILD_PATH="$<TARGET_FILE:fake_child>")
   target_compile_definitions(test_registry PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_compile_definitions(test_sassscan PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_compile_definitions(test_device_scan PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                                                      CL_NVCC_PATH="${CMAKE_CUDA_COMPILER}")
   target_compile_definitions(test_compile_cache PRIVATE CL_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                                                         CL_NVCC_PATH="${CMAKE_CUDA_COMPILER}")
   target_include_directories(test_trace_analysis PRIVATE ${PROJECT_SOURCE_DIR}/grader/trace)

@@ -363,7 +363,7 @@ fills_trace)
     [ "$(get labs.0.coalescing.engine)" != trace ] || below_half ;;
 texture_reads)
     contract_names texture ;;
-cp_async | bulk_copy)
+cp_async | bulk_copy | label_cp_async)
     contract_names cp.async ;;
 include_absolute)
     no_compile_because "solutions/01-dram-burst/kernel.cu" ;;

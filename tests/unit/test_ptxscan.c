@@ -55,6 +55,24 @@ static void test_ptxscan_refuses_textures_and_surfaces(void **state)
     refused("\tsust.b.2d.b32.trap [%rd1, {%r1, %r2}], {%r3};\n", "surface store");
 }
 
+/* A label before the instruction, on its line or inside an inline asm's braces, as nvcc keeps
+ * `asm("{\n hidden: cp.async.ca.shared.global [%0], [%1], 4;\n}")` in the PTX. */
+static void test_ptxscan_sees_through_labels(void **state)
+{
+    (void)state;
+    refused("\t// begin inline asm\n\t{\n hidden: cp.async.ca.shared.global [%r1], [%rd1], 4;\n}\n",
+            "line 3");
+    refused("\t{\n hidden_label_1:\n cp.async.ca.shared.global [%r1], [%rd1], 4;\n}\n", "line 3");
+    refused("\t{ hidden: cp.async.ca.shared.global [%r1], [%rd1], 4; }\n", "cp.async");
+    refused("\tone: two:\ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];\n",
+            "texture fetch");
+    refused("$L__BB0_2: /* a comment */ @%p1 sust.b.1d.b32.trap [%rd1, {%r1}], {%r2};\n",
+            "surface store");
+    /* Labels alone, and the "::" inside opcodes, are no reason to refuse. */
+    allowed("\tst.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r1], 1, [%r2];\n"
+            "$L__BB0_3:\n\tret;\n");
+}
+
 static void test_ptxscan_allows_ordinary_code(void **state)
 {
     (void)state;
@@ -71,6 +89,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ptxscan_refuses_asynchronous_copies),
         cmocka_unit_test(test_ptxscan_refuses_textures_and_surfaces),
+        cmocka_unit_test(test_ptxscan_sees_through_labels),
         cmocka_unit_test(test_ptxscan_allows_ordinary_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
