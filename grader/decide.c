@@ -63,11 +63,27 @@ static double agreement(unsigned sample)
     return 0.02 * sqrt(sample > 16 ? sample / 16.0 : 1.0);
 }
 
+/* What the trace saw of what the counters count: its tally less the instructions they do not
+ * (global atomics, generic-address accesses: outcome.h, trace_blind). */
+static cl_tally counted_by_both(const cl_tally *t, const cl_tally *blind)
+{
+    cl_tally c = *t;
+    c.requests -= blind->requests < c.requests ? blind->requests : c.requests;
+    c.sectors -= blind->sectors < c.sectors ? blind->sectors : c.sectors;
+    c.lines -= blind->lines < c.lines ? blind->lines : c.lines;
+    c.unique_bytes -= blind->unique_bytes < c.unique_bytes ? blind->unique_bytes : c.unique_bytes;
+    c.ideal_sectors -=
+        blind->ideal_sectors < c.ideal_sectors ? blind->ideal_sectors : c.ideal_sectors;
+    return c;
+}
+
 static void compare_same_problem(oc_outcome *o)
 {
     double tolerance = agreement(o->trace_sample);
     const char *names[2] = {_("loads"), _("stores")};
-    const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
+    cl_tally both[2] = {counted_by_both(&o->trace_loads, &o->trace_blind[0]),
+                        counted_by_both(&o->trace_stores, &o->trace_blind[1])};
+    const cl_tally *t[2] = {&both[0], &both[1]};
     const oc_traffic *c[2] = {&o->load, &o->store};
     size_t used = 0;
     for (int i = 0; i < 2; ++i) {
@@ -95,7 +111,9 @@ static void compare_same_problem(oc_outcome *o)
 static void compare_other_problem(oc_outcome *o)
 {
     const char *names[2] = {_("loads"), _("stores")};
-    const cl_tally *t[2] = {&o->trace_loads, &o->trace_stores};
+    cl_tally both[2] = {counted_by_both(&o->trace_loads, &o->trace_blind[0]),
+                        counted_by_both(&o->trace_stores, &o->trace_blind[1])};
+    const cl_tally *t[2] = {&both[0], &both[1]};
     const oc_traffic *c[2] = {&o->load, &o->store};
     double need[2] = {o->spec->min_load_eff, o->spec->min_store_eff};
     size_t used = 0;
@@ -443,6 +461,25 @@ static int gate_confirmed(oc_outcome *o, const speed *sp)
     return 1;
 }
 
+/* Graded by the counters alone (the trace cannot run here), a kernel whose device code moves
+ * global memory through instructions they do not count (global atomics, generic-address
+ * accesses, counters_blind) would be graded on part of its traffic: NOT GRADED, the speed part
+ * kept. */
+static int gate_seen(oc_outcome *o, const speed *sp)
+{
+    if (o->engine != OC_BY_COUNTERS || !o->counters_blind)
+        return 0;
+    keep_speed(o, sp);
+    stop(o, OC_STAGE_UNMEASURED, OC_NOT_GRADED,
+         _("The trace engine measures those instructions: grade where the grader was built with "
+           "the Compute Sanitizer API ('make -f Makefile.student doctor' says whether it was)."),
+         _("correct; its device code has %zu global atomic or generic-address memory instructions, "
+           "which the counters do not count, and the trace could not run: the coalescing part is "
+           "not given on the counters alone"),
+         o->counters_blind);
+    return 1;
+}
+
 /* What the graded engine saw: requests and the bytes moved, against the task's least. */
 typedef struct measured {
     double load_requests, store_requests;
@@ -603,7 +640,7 @@ void gr_decide(oc_outcome *o)
     choose_engine(o);
     if (gate_build(o) || gate_contract(o) || gate_run(o) || gate_guards(o) || gate_outputs(o) ||
         gate_correct(o) || gate_measured_outputs(o) || gate_oob_reads(o) || gate_remeasured(o) ||
-        gate_measured(o, &sp) || gate_confirmed(o, &sp))
+        gate_measured(o, &sp) || gate_confirmed(o, &sp) || gate_seen(o, &sp))
         return;
     measured m = what_was_measured(o);
     if (gate_traffic(o, &m) || gate_moved(o, &m) || gate_agree(o, &sp))

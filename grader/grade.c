@@ -843,6 +843,7 @@ static int scan_sass(const gr_config *cfg, const lab_files *f, oc_outcome *o, ch
         rc = 1;
     } else if (rc == 0) {
         ss_refusal(listing, o->refused, sizeof o->refused);
+        o->counters_blind = ss_count(listing, SS_GLOBAL_ATOMIC) + ss_count(listing, SS_GENERIC);
     }
     if (rc < 0 && !o->run_problem[0])
         snprintf(o->run_problem, sizeof o->run_problem,
@@ -1555,8 +1556,34 @@ static void name_place(const gr_config *cfg, const lab_files *f, const oc_outcom
     wi_clean_text(text);
 }
 
+/* The device code's SASS (scan_sass), for what each traced instruction is; NULL where there
+ * is none (its PTX was checked instead). */
+static ss_listing *device_listing(const lab_files *f)
+{
+    char path[4300], why[256];
+    snprintf(path, sizeof path, "%s/device.sass", f->keep);
+    size_t n = 0;
+    char *text = wi_read_bytes(path, SASS_MAX_BYTES, &n, why, sizeof why);
+    ss_listing *l = text ? ss_parse(text, n) : NULL;
+    free(text);
+    return l;
+}
+
+/* Keeps apart what the trace saw of instructions the counters do not count (global atomics,
+ * generic-address accesses), so that the engines are compared on what both see. */
+static void note_blind(oc_outcome *o, const ss_listing *l, const wi_trace_kernel *k, double scale)
+{
+    for (size_t j = 0; l && j < k->k.nins; ++j) {
+        const ta_instruction *in = &k->k.ins[j];
+        int cls = ss_class_at(l, k->k.name, (unsigned long)in->pc);
+        if (cls == SS_GLOBAL_ATOMIC || cls == SS_GENERIC)
+            add_scaled(&o->trace_blind[in->is_store ? 1 : 0], &in->tally, scale);
+    }
+}
+
 static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, const lab_files *f)
 {
+    ss_listing *listing = device_listing(f);
     for (size_t i = 0; i < t->nkernels; ++i) {
         const wi_trace_kernel *k = &t->kernels[i];
         double scale = k->scale > 0 ? k->scale : 1.0;
@@ -1568,6 +1595,7 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
             o->trace_sample = k->sample;
         for (size_t j = 0; j < k->k.nins; ++j)
             consider_worst(o, k->k.name, &k->k.ins[j], scale);
+        note_blind(o, listing, k, scale);
         if (k->oob_reads && !o->oob_reads) {
             snprintf(o->oob_kernel, sizeof o->oob_kernel, "%s", k->k.name);
             snprintf(o->oob_file, sizeof o->oob_file, "%s", k->oob_file);
@@ -1587,6 +1615,7 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
         else
             shown_path(cfg, w->file);
     }
+    ss_free(listing);
 }
 
 /* How the trace is tried: beside the warps it always traces (the edges of every block, and the

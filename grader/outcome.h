@@ -107,6 +107,11 @@ typedef struct oc_outcome {
     int trace_recorded;       /* the launcher was recorded apart on the trace's smaller problem */
     int recorded_run_correct; /* the check failed the replay, not the launcher's own run */
 
+    /* Instructions of the device code (its SASS) that move global memory where the counters do
+     * not count it: global atomics and reductions, generic-address loads and stores. Only the
+     * trace measures them. */
+    size_t counters_blind;
+
     /* counters engine */
     oc_engine_state counters;
     char counters_why[512];
@@ -119,7 +124,10 @@ typedef struct oc_outcome {
     oc_engine_state trace;
     char trace_why[512];
     cl_tally trace_loads, trace_stores; /* over the traced (sampled) warps */
-    unsigned trace_sample;              /* one warp in trace_sample was traced */
+    /* The part of them that the counters do not count (counters_blind's instructions): left
+     * out where the engines are compared. */
+    cl_tally trace_blind[2];
+    unsigned trace_sample; /* one warp in trace_sample was traced */
     double trace_records, trace_dropped;
     /* loads (lanes of the traced warps) that read an input's or output's guard bytes, and the
      * first one's place: kernel, file (the compiled one, as the student names it), line, text */

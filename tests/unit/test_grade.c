@@ -357,6 +357,31 @@ static void test_decide_failed_trace_is_never_passed_by_the_counters(void **stat
     assert_contains(o.reason, "trace engine failed (more than 64 different kernels");
 }
 
+/* Atomics and generic-address accesses: the trace measures them, the counters do not count
+ * them. Compared, they are left out of the trace's side; graded by the counters alone, a kernel
+ * that has them is not graded. */
+static void test_decide_atomics_are_compared_on_what_both_count(void **state)
+{
+    (void)state;
+    oc_outcome o = traced_outcome(4, 4);
+    cl_tally atomics = tally(500, 1, 4); /* one lane's tile counter in 500 blocks */
+    o.trace_stores.requests += atomics.requests;
+    o.trace_stores.sectors += atomics.sectors;
+    o.trace_stores.unique_bytes += atomics.unique_bytes;
+    o.trace_stores.ideal_sectors += atomics.ideal_sectors;
+    o.trace_blind[1] = atomics;
+    o.counters_blind = 1;
+    gr_decide(&o);
+    assert_string_equal(o.disagreement, "");
+    assert_verdict(&o, OC_PASS, 100, 100);
+
+    o = good_outcome(lab01()); /* the counters alone */
+    o.counters_blind = 3;
+    gr_decide(&o);
+    assert_verdict(&o, OC_NOT_GRADED, 40, 100);
+    assert_contains(o.reason, "3 global atomic or generic-address memory instructions");
+}
+
 static void test_decide_failed_counters_leave_the_trace_ungraded(void **state)
 {
     (void)state;
@@ -1033,6 +1058,7 @@ int main(void)
         cmocka_unit_test(test_decide_trace_overflow_is_never_passed_by_the_counters),
         cmocka_unit_test(test_decide_failed_trace_is_never_passed_by_the_counters),
         cmocka_unit_test(test_decide_failed_counters_leave_the_trace_ungraded),
+        cmocka_unit_test(test_decide_atomics_are_compared_on_what_both_count),
         cmocka_unit_test(test_decide_wrong_while_measured_fails_with_nothing),
         cmocka_unit_test(test_decide_out_of_bounds_reads_fail),
         cmocka_unit_test(test_decide_kernel_failing_under_the_trace_fails),
