@@ -193,6 +193,12 @@ add_test(NAME gpu_count_server
          COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/count_server.sh ${PROJECT_BINARY_DIR})
 set_tests_properties(gpu_count_server PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600
                                                  RESOURCE_LOCK gpu)
+# One file and one seed, graded five times: one verdict, one score (tests/gpu/same_verdict.sh).
+add_test(NAME gpu_same_verdict
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/same_verdict.sh ${PROJECT_BINARY_DIR}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(gpu_same_verdict PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900
+                                                 RESOURCE_LOCK gpu)
 # Batch grading: 20 submissions graded, then killed in the middle and resumed (tests/gpu/batch.sh).
 add_test(NAME gpu_batch COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/batch.sh ${PROJECT_BINARY_DIR}
                                    ${PROJECT_SOURCE_DIR})
