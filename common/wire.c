@@ -551,10 +551,13 @@ static void launch_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *
         re->offset = (uint32_t)num(r, x, "ops[].relocs[]", "offset");
         re->buffer = (uint32_t)num(r, x, "ops[].relocs[]", "buffer");
         re->delta = count(r, x, "ops[].relocs[]", "delta");
-        if (!r->failed && (re->offset % 8 || re->offset + 8 > op->param_bytes ||
-                           !inside(rec, re->buffer, re->delta, 0)))
+        /* At any byte (packed structures), but each after the last: none overlap. */
+        int overlaps = op->nrelocs > 1 && re->offset < re[-1].offset + 8;
+        if (!r->failed &&
+            (overlaps || re->offset > op->param_bytes || op->param_bytes - re->offset < 8 ||
+             !inside(rec, re->buffer, re->delta, 0)))
             missing(r, "ops[].relocs[]", "offset",
-                    "relocation inside the parameters and a buffer:");
+                    "relocation inside the parameters and a buffer, after the last, as");
     }
 }
 

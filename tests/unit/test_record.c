@@ -180,6 +180,86 @@ static void test_relocate_finds_and_applies(void **state)
     assert_true(a2 == 2.5f);
 }
 
+/* kernel(char tag, struct __attribute__((packed)) {char c; const float *x; float *y;} s, int n):
+ * the structure has no alignment, so it starts at 1, x at 2 and y at 10, none a multiple of 8. */
+static void test_relocate_finds_unaligned_pointers(void **state)
+{
+    (void)state;
+    unsigned char params[32];
+    memset(params, 0x5a, sizeof params);
+    uint32_t off[] = {0, 1, 20}, size[] = {1, 17, 4};
+    uint64_t x = buffers[0].base + 12, y = buffers[1].base + 4;
+    int32_t n = 1000;
+    memcpy(params + 2, &x, 8);
+    memcpy(params + 10, &y, 8);
+    memcpy(params + 20, &n, 4);
+    wi_reloc rel[8];
+    uint32_t nrel = 99;
+    assert_int_equal(rl_find(buffers, 3, params, off, size, 3, rel, 8, &nrel), 0);
+    /* Exactly the two: the bytes of a pointer read from a neighbouring offset spell none. */
+    assert_int_equal(nrel, 2);
+    assert_int_equal(rel[0].offset, 2);
+    assert_int_equal(rel[0].buffer, 0);
+    assert_true(rel[0].delta == 12);
+    assert_int_equal(rel[1].offset, 10);
+    assert_int_equal(rel[1].buffer, 1);
+    assert_true(rel[1].delta == 4);
+
+    uint64_t elsewhere[] = {0x7e0000000000ull, 0x7e0000200000ull, 0x7e5000000000ull};
+    rl_apply(params, rel, nrel, elsewhere);
+    uint64_t got;
+    memcpy(&got, params + 2, 8);
+    assert_true(got == elsewhere[0] + 12);
+    memcpy(&got, params + 10, 8);
+    assert_true(got == elsewhere[1] + 4);
+    assert_int_equal(params[0], 0x5a); /* the bytes around them untouched */
+    assert_int_equal(params[1], 0x5a);
+    assert_int_equal(params[18], 0x5a);
+    int32_t n2;
+    memcpy(&n2, params + 20, 4);
+    assert_int_equal(n2, 1000);
+}
+
+/* Where an unaligned word and an aligned one overlap and both look like pointers, the aligned
+ * one is the pointer: struct {int a, b; float *p;} with a = 0 and b = 0, p at 8, next to a
+ * buffer low in memory that the bytes 5..12 (three zeros and p's first five bytes) spell. */
+static void test_relocate_prefers_aligned_pointers(void **state)
+{
+    (void)state;
+    const rl_buffer low[] = {{0x7f0000000000ull, 1 << 20}, {0x10000000ull, 1 << 20}};
+    unsigned char params[16];
+    memset(params, 0, sizeof params);
+    uint64_t p = low[0].base + 0x10;
+    memcpy(params + 8, &p, 8);
+    uint64_t spelled;
+    memcpy(&spelled, params + 5, 8);
+    assert_true(spelled == low[1].base); /* the trap is real */
+    uint32_t off[] = {0}, size[] = {16};
+    wi_reloc rel[4];
+    uint32_t nrel = 99;
+    assert_int_equal(rl_find(low, 2, params, off, size, 1, rel, 4, &nrel), 0);
+    assert_int_equal(nrel, 1);
+    assert_int_equal(rel[0].offset, 8);
+    assert_int_equal(rel[0].buffer, 0);
+    assert_true(rel[0].delta == 0x10);
+}
+
+/* Spans of copies and memsets: rows inside a buffer, overflow refused. */
+static void test_relocate_span_fits(void **state)
+{
+    (void)state;
+    assert_true(rl_span_fits(4096, 0, 4096, 4096, 1));
+    assert_false(rl_span_fits(4096, 1, 4096, 4096, 1));
+    assert_true(rl_span_fits(4096, 0, 1024, 1000, 4));  /* the last row ends at 3072 + 1000 */
+    assert_true(rl_span_fits(4096, 24, 1024, 1000, 4)); /* ... at 4096 exactly */
+    assert_false(rl_span_fits(4096, 25, 1024, 1000, 4));
+    assert_false(rl_span_fits(4096, 0, 512, 1000, 2)); /* a pitch below the width */
+    assert_true(rl_span_fits(4096, 4096, 0, 0, 0));    /* empty, at the end */
+    assert_false(rl_span_fits(4096, 4097, 0, 0, 1));
+    assert_false(rl_span_fits(4096, 0, UINT64_MAX / 2, 8, 3)); /* rows that wrap around */
+    assert_false(rl_span_fits(4096, 0, 8, 8, UINT64_MAX));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +269,9 @@ int main(void)
         cmocka_unit_test(test_apicalls_harmless),
         cmocka_unit_test(test_relocate_locates),
         cmocka_unit_test(test_relocate_finds_and_applies),
+        cmocka_unit_test(test_relocate_finds_unaligned_pointers),
+        cmocka_unit_test(test_relocate_prefers_aligned_pointers),
+        cmocka_unit_test(test_relocate_span_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
