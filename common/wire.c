@@ -182,6 +182,22 @@ static void text(reader *r, const cJSON *o, const char *where, const char *key, 
     wi_clean_text(buf); /* a child's strings may come from student code */
 }
 
+/* As text, for a string that must arrive whole (a kernel's name, looked up as it is): one that
+ * does not fit is an error, never cut. */
+static void whole_text(reader *r, const cJSON *o, const char *where, const char *key, char *buf,
+                       size_t size)
+{
+    const cJSON *v = item(r, o, where, key, cJSON_IsString, "text");
+    if (v && strlen(v->valuestring) >= size) {
+        char type[64];
+        snprintf(type, sizeof type, "text of at most %zu characters,", size - 1);
+        missing(r, where, key, type);
+        v = NULL;
+    }
+    snprintf(buf, size, "%s", v ? v->valuestring : "");
+    wi_clean_text(buf);
+}
+
 static const cJSON *object(reader *r, const cJSON *o, const char *where, const char *key)
 {
     return item(r, o, where, key, cJSON_IsObject, "object");
@@ -526,7 +542,7 @@ static int inside(const wi_record *r, uint32_t b, uint64_t delta, uint64_t bytes
 static void launch_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *op)
 {
     const char *w = "ops[]";
-    text(r, o, w, "kernel", op->kernel, sizeof op->kernel);
+    whole_text(r, o, w, "kernel", op->kernel, sizeof op->kernel);
     u32_list(r, o, w, "grid", op->grid, 3, 3);
     u32_list(r, o, w, "block", op->block, 3, 3);
     op->shared_bytes = (uint32_t)num(r, o, w, "shared_bytes");

@@ -181,9 +181,13 @@ typedef enum wi_counter {
 #define WI_NGLOBAL_COUNTERS 6
 #define WI_NSHARED_COUNTERS 10
 
+/* The longest kernel name a record carries, its NUL included: a launch of a kernel with a longer
+ * one is refused by name, never cut (a cut name names no kernel of the replayed module). */
+#define WI_MAX_KERNEL_NAME 4096
+
 #define WI_MAX_KERNELS 16
 typedef struct wi_counter_kernel {
-    char name[256];
+    char name[WI_MAX_KERNEL_NAME];
     double v[WI_NCOUNTERS];
 } wi_counter_kernel;
 
@@ -232,7 +236,7 @@ typedef enum wi_op_kind { WI_OP_LAUNCH, WI_OP_COPY } wi_op_kind;
 typedef struct wi_op {
     wi_op_kind kind;
     /* WI_OP_LAUNCH */
-    char kernel[256]; /* the kernel's (mangled) name in the student's device code */
+    char kernel[WI_MAX_KERNEL_NAME]; /* the kernel's (mangled) name in the student's device code */
     uint32_t grid[3], block[3], shared_bytes;
     uint32_t nparams;
     uint32_t param_offset[WI_MAX_PARAMS], param_size[WI_MAX_PARAMS];

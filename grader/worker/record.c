@@ -61,7 +61,9 @@ static wi_op *new_op(void)
 }
 
 /* The kernel's name and parameter layout, whether f is a CUfunction or (as the runtime's
- * launches hand it over) a CUkernel. Returns 0, or -1 when the driver cannot say. */
+ * launches hand it over) a CUkernel. Returns 0, -1 when the driver cannot name it, or -2 when
+ * its name is longer than a record carries (it is then refused, never cut: a cut name names no
+ * kernel of the replayed module). */
 static int describe_kernel(CUfunction f, wi_op *op)
 {
     const char *name = NULL;
@@ -71,6 +73,11 @@ static int describe_kernel(CUfunction f, wi_op *op)
         is_kernel = 1;
         if (rc.kernel_name((const char **)&name, f) != CUDA_SUCCESS)
             name = NULL;
+    }
+    if (name && strlen(name) >= sizeof op->kernel) {
+        snprintf(op->kernel, sizeof op->kernel, "%.200s...", name);
+        rc.busy = 0;
+        return -2;
     }
     if (name)
         snprintf(op->kernel, sizeof op->kernel, "%s", name);
@@ -101,14 +108,21 @@ static void record_launch(CUfunction f, const unsigned grid[3], const unsigned b
         refuse("it passed kernel parameters through 'extra', which the grader cannot replay");
         return;
     }
-    if (describe_kernel(f, op) != 0) {
+    int described = describe_kernel(f, op);
+    if (described == -2) {
+        refuse("it launched kernel '%s', whose name is longer than the %d characters the grader "
+               "carries",
+               op->kernel, WI_MAX_KERNEL_NAME - 1);
+        return;
+    }
+    if (described != 0) {
         refuse("it launched a kernel the driver cannot name");
         return;
     }
     for (uint32_t i = 0; i < op->nparams; ++i) {
         uint32_t off = op->param_offset[i], size = op->param_size[i];
         if (off > WI_MAX_PARAM_BYTES || size > WI_MAX_PARAM_BYTES - off || !params[i]) {
-            refuse("kernel '%s' takes more than %d bytes of parameters", op->kernel,
+            refuse("kernel '%.200s' takes more than %d bytes of parameters", op->kernel,
                    WI_MAX_PARAM_BYTES);
             return;
         }
@@ -118,7 +132,7 @@ static void record_launch(CUfunction f, const unsigned grid[3], const unsigned b
     }
     if (rl_find(rc.buffers, rc.nbuffers, op->params, op->param_offset, op->param_size, op->nparams,
                 op->relocs, WI_MAX_RELOCS, &op->nrelocs) != 0)
-        refuse("kernel '%s' takes more than %d pointers", op->kernel, WI_MAX_RELOCS);
+        refuse("kernel '%.200s' takes more than %d pointers", op->kernel, WI_MAX_RELOCS);
 }
 
 static void record_copy(const char *name, uint64_t dst, uint64_t src, uint64_t bytes)

@@ -526,6 +526,49 @@ static cJSON *op(cJSON *j, int i)
     return cJSON_GetArrayItem(cJSON_GetObjectItem(j, "ops"), i);
 }
 
+/* A long template instantiation's mangled name: count characters of a name that is valid, and
+ * different from the sample's, at every place. */
+static void long_name(char *name, size_t count)
+{
+    static const char part[] =
+        "_ZN5tiles6kernelILi64ELi64ELi16EN4cute6LayoutIJLi4ELi4EEEEEEvPKfS4_Pf";
+    for (size_t i = 0; i < count; ++i)
+        name[i] = part[i % (sizeof part - 1)];
+    name[count] = '\0';
+}
+
+/* Names longer than 256 characters travel whole; one that does not fit is refused by its key,
+ * never cut (a cut name names no kernel of the replayed device code). */
+static void test_wire_record_long_kernel_name(void **state)
+{
+    (void)state;
+    wi_record *a = sample_record();
+    long_name(a->ops[0].kernel, 3000);
+    static wi_record b;
+    cJSON *j = wi_record_to_json(a);
+    char why[256] = "";
+    if (wi_record_from_json(j, &b, why, sizeof why) != 0)
+        fail_msg("read back failed: %s", why);
+    assert_int_equal(strlen(b.ops[0].kernel), 3000);
+    assert_string_equal(b.ops[0].kernel, a->ops[0].kernel);
+
+    static char too_long[WI_MAX_KERNEL_NAME + 1];
+    long_name(too_long, WI_MAX_KERNEL_NAME);
+    cJSON_ReplaceItemInObject(op(j, 0), "kernel", cJSON_CreateString(too_long));
+    assert_int_equal(wi_record_from_json(j, &b, why, sizeof why), -1);
+    assert_contains(why, "'ops[].kernel'");
+    assert_contains(why, "at most 4095 characters");
+    cJSON_Delete(j);
+
+    /* The counters' kernels, for the report, carry long names too. */
+    wi_result r = full_result(), back;
+    long_name(r.counters.kernels[0].name, 1000);
+    j = wi_result_to_json(&r);
+    assert_int_equal(wi_result_from_json(j, &back, why, sizeof why), 0);
+    assert_string_equal(back.counters.kernels[0].name, r.counters.kernels[0].name);
+    cJSON_Delete(j);
+}
+
 static void no_kernel(cJSON *j)
 {
     cJSON_DeleteItemFromObject(op(j, 0), "kernel");
@@ -787,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_wire_trace_missing_keys_are_errors),
         cmocka_unit_test(test_wire_record_round_trip),
         cmocka_unit_test(test_wire_record_unaligned_reloc),
+        cmocka_unit_test(test_wire_record_long_kernel_name),
         cmocka_unit_test(test_wire_record_refuses_what_cannot_be_replayed),
         cmocka_unit_test(test_wire_clean_text_leaves_no_terminal_control),
         cmocka_unit_test(test_wire_files_round_trip),
