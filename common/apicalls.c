@@ -81,10 +81,14 @@ ac_kind ac_classify(const char *name)
         return AC_LAUNCH;
     if (named(name, "cudaLaunchKernel"))
         return AC_RT_LAUNCH;
-    if (named(name, "cudaMemcpy") || named(name, "cudaMemcpyAsync") || named(name, "cuMemcpy") ||
-        named(name, "cuMemcpyAsync") || named(name, "cuMemcpyDtoD") ||
+    if (named(name, "cudaMemcpy") || named(name, "cudaMemcpyAsync") ||
+        named(name, "cudaMemcpy2D") || named(name, "cudaMemcpy2DAsync") ||
+        named(name, "cuMemcpy") || named(name, "cuMemcpyAsync") || named(name, "cuMemcpyDtoD") ||
         named(name, "cuMemcpyDtoDAsync"))
         return AC_COPY;
+    if (named(name, "cudaMemset") || named(name, "cudaMemsetAsync") ||
+        named(name, "cudaMemset2D") || named(name, "cudaMemset2DAsync"))
+        return AC_MEMSET;
     for (size_t i = 0; i < sizeof forbidden / sizeof forbidden[0]; ++i)
         if (starts(name, forbidden[i].prefix))
             return AC_FORBIDDEN;

@@ -1,7 +1,8 @@
 /*
  * apicalls.h - what a CUDA call made by a student's launcher is, by its name as CUPTI reports
  * it (runtime "cuda..." and driver "cu..." functions, version suffixes such as _v2, _v3020 or
- * _ptsz included): a launch, a copy, something the labs' contracts forbid, or nothing to note.
+ * _ptsz included): a launch, a copy, a memset, something the labs' contracts forbid, or nothing
+ * to note.
  * Pure C, no CUDA: the recorder (grader/worker/record.c) asks, the unit tests check.
  */
 #ifndef CL_APICALLS_H
@@ -15,7 +16,10 @@ typedef enum ac_kind {
     AC_OTHER,     /* nothing to record: queries, error checks, the runtime's own bookkeeping */
     AC_LAUNCH,    /* a kernel launch: cuLaunchKernel and cuLaunchKernelEx (and _ptsz) */
     AC_RT_LAUNCH, /* the runtime's launch (cudaLaunchKernel, <<<>>>): its stream is checked */
-    AC_COPY,      /* a plain linear copy: device to device is work where the lab allows it */
+    AC_COPY,      /* a plain linear or 2D copy: device to device between the lab's buffers, it
+                     is recorded (record.h says where) */
+    AC_MEMSET,    /* the runtime's memset, linear or 2D: recorded where it writes the lab's
+                     buffers */
     AC_FORBIDDEN  /* allocation, any other copy or memset, synchronisation, streams, graphs,
                      cooperative or host launches, textures, surfaces, contexts */
 } ac_kind;

@@ -17,18 +17,6 @@ int rl_locate(const rl_buffer *b, uint32_t n, uint64_t addr, uint32_t *buffer, u
     return -1;
 }
 
-int rl_span_fits(uint64_t size, uint64_t delta, uint64_t pitch, uint64_t width, uint64_t height)
-{
-    if (delta > size)
-        return 0;
-    if (width == 0 || height == 0)
-        return 1;
-    if (width > size - delta || (height > 1 && pitch < width))
-        return 0;
-    /* The last row starts (height - 1) pitches on and must still hold width bytes. */
-    return height == 1 || height - 1 <= (size - delta - width) / pitch;
-}
-
 /* Whether the 8 bytes at params + at hold an address inside one of the buffers. */
 static int pointer_at(const rl_buffer *b, uint32_t nb, const unsigned char *params, uint32_t at,
                       uint32_t *buffer, uint64_t *delta)

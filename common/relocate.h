@@ -34,11 +34,6 @@ typedef struct rl_buffer {
  * 0 and sets *buffer and *delta, or -1 when none does. */
 int rl_locate(const rl_buffer *b, uint32_t n, uint64_t addr, uint32_t *buffer, uint64_t *delta);
 
-/* Whether height rows of width bytes, row r at delta + r * pitch, lie inside size bytes (a
- * pitch below width, with more than one row, does not); an empty span fits where delta does.
- * Overflow-safe for any values: records are read untrusted. */
-int rl_span_fits(uint64_t size, uint64_t delta, uint64_t pitch, uint64_t width, uint64_t height);
-
 /* Finds the pointers into the nb buffers among the nparams parameters of one launch, laid out
  * in params at off[i] with size[i] bytes. Writes them to out (room for max) and their number to
  * *n, parameter after parameter, each after the last, none overlapping another. Returns 0, or
