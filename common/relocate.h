@@ -10,9 +10,10 @@
  * may start at any byte); where a word at a multiple of 8 and an unaligned one overlap, the
  * aligned one is taken, and found words never overlap. The test is the value alone, as it was
  * for aligned words only: 8 bytes of a structure's other fields (a float and an int side by
- * side) that happen to spell an address inside a buffer are taken for a pointer. CUDA's
- * device addresses lie high in the 47-bit space (top two bytes zero, the next not), so the bytes
- * of a pointer read from a neighbouring offset do not spell another.
+ * side, or straddled by an unaligned word) that happen to spell an address inside a buffer are
+ * taken for a pointer. A pointer's bytes read one to seven bytes off spell it times or over a
+ * power of 256 (give or take a neighbour's bytes): far outside the lab's buffers, which lie
+ * above 4 GiB and within a factor of 256 of one another, so one pointer never spells two.
  */
 #ifndef CL_RELOCATE_H
 #define CL_RELOCATE_H
