@@ -102,3 +102,19 @@ const char *ac_why(const char *name)
             return forbidden[i].why;
     return "the contract forbids it";
 }
+
+const char *ac_transfer_refused(int copy, int into_input, int from_input, int copies_allowed,
+                                int after_kernel)
+{
+    if (into_input)
+        return "to write an input, which no launcher may change";
+    if (!copy || copies_allowed)
+        return NULL;
+    if (from_input)
+        return "to copy from an input: in this lab the kernels must read the inputs (a copy "
+               "moves bytes that no engine measures)";
+    if (after_kernel)
+        return "after a kernel: in this lab a copy may only prepare an output before the kernels "
+               "run, never move what they wrote";
+    return NULL;
+}

@@ -30,6 +30,16 @@ ac_kind ac_classify(const char *name);
 /* A few words on why a forbidden call is forbidden, for the report ("it synchronises"). */
 const char *ac_why(const char *name);
 
+/* Why a memset (copy 0) or a device-to-device copy (copy 1) that lies inside the lab's buffers
+ * may not be recorded, in words that follow the call's name ("to write an input, ..."), or NULL
+ * where it may. into_input: it writes an input; from_input: a copy reads one; copies_allowed:
+ * the lab's contract allows copies (lab 06); after_kernel: the launcher has launched a kernel
+ * before it. Nothing may write an input; where copies are not allowed, a copy may only write an
+ * output from an output before the first kernel: one that reads an input, or what a kernel
+ * wrote, would do part of the task where no engine measures it. A memset computes nothing. */
+const char *ac_transfer_refused(int copy, int into_input, int from_input, int copies_allowed,
+                                int after_kernel);
+
 #ifdef __cplusplus
 }
 #endif

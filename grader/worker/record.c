@@ -204,10 +204,8 @@ static void add_op(const wi_op *op)
         *slot = *op;
 }
 
-/* A device-to-device copy of height rows of width bytes (one row: a linear copy). Between the
- * lab's buffers, never into an input; where the lab's contract allows no copies, only from an
- * output and before the first kernel: a copy from an input, or of what a kernel wrote, would
- * do part of the task where no engine measures it. */
+/* A device-to-device copy of height rows of width bytes (one row: a linear copy), between the
+ * lab's buffers, where ac_transfer_refused allows it. */
 static void record_copy(const char *name, uint64_t dst, uint64_t dpitch, uint64_t src,
                         uint64_t spitch, uint64_t width, uint64_t height)
 {
@@ -217,24 +215,20 @@ static void record_copy(const char *name, uint64_t dst, uint64_t dpitch, uint64_
     op.dst_pitch = height == 1 ? width : dpitch;
     op.src_pitch = height == 1 ? width : spitch;
     if (place(dst, op.dst_pitch, &op, &op.dst_buffer, &op.dst_delta) != 0 ||
-        place(src, op.src_pitch, &op, &op.src_buffer, &op.src_delta) != 0)
+        place(src, op.src_pitch, &op, &op.src_buffer, &op.src_delta) != 0) {
         refuse("it called %s: a copy that is not between the lab's device buffers", name);
-    else if (is_input(op.dst_buffer))
-        refuse("it called %s to write an input, which no launcher may change", name);
-    else if (!rc.allow_copies && is_input(op.src_buffer))
-        refuse("it called %s to copy from an input: in this lab the kernels must read the inputs "
-               "(a copy moves bytes that no engine measures)",
-               name);
-    else if (!rc.allow_copies && launched())
-        refuse("it called %s after a kernel: in this lab a copy may only prepare an output "
-               "before the kernels run, never move what they wrote",
-               name);
+        return;
+    }
+    const char *why = ac_transfer_refused(1, is_input(op.dst_buffer), is_input(op.src_buffer),
+                                          rc.allow_copies, launched());
+    if (why)
+        refuse("it called %s %s", name, why);
     else
         add_op(&op);
 }
 
-/* A memset of height rows of width bytes to value (one row: a linear memset): inside the lab's
- * buffers, never into an input. A memset computes nothing, so every lab may have them. */
+/* A memset of height rows of width bytes to value (one row: a linear memset), inside the lab's
+ * buffers, where ac_transfer_refused allows it. */
 static void record_memset(const char *name, uint64_t dst, uint64_t pitch, int value, uint64_t width,
                           uint64_t height)
 {
@@ -243,10 +237,13 @@ static void record_memset(const char *name, uint64_t dst, uint64_t pitch, int va
     wi_op op = {.kind = WI_OP_MEMSET, .width = width, .height = height};
     op.dst_pitch = height == 1 ? width : pitch;
     op.value = (uint32_t)value & 0xff; /* the runtime writes value as an unsigned char */
-    if (place(dst, op.dst_pitch, &op, &op.dst_buffer, &op.dst_delta) != 0)
+    if (place(dst, op.dst_pitch, &op, &op.dst_buffer, &op.dst_delta) != 0) {
         refuse("it called %s on memory that is not one of the lab's device buffers", name);
-    else if (is_input(op.dst_buffer))
-        refuse("it called %s on an input, which no launcher may change", name);
+        return;
+    }
+    const char *why = ac_transfer_refused(0, is_input(op.dst_buffer), 0, rc.allow_copies, 0);
+    if (why)
+        refuse("it called %s %s", name, why);
     else
         add_op(&op);
 }

@@ -105,6 +105,27 @@ static void test_apicalls_forbidden(void **state)
     assert_string_equal(ac_why("cuMemAlloc_v2"), "it allocates");
 }
 
+/* Memsets and copies inside the lab's buffers: which the recording takes. */
+static void test_apicalls_transfers(void **state)
+{
+    (void)state;
+    /* A memset of an output: every lab, before or after a kernel. */
+    assert_null(ac_transfer_refused(0, 0, 0, 0, 0));
+    assert_null(ac_transfer_refused(0, 0, 0, 0, 1));
+    assert_null(ac_transfer_refused(0, 0, 0, 1, 1));
+    /* Nothing writes an input, in any lab. */
+    assert_non_null(strstr(ac_transfer_refused(0, 1, 0, 0, 0), "input"));
+    assert_non_null(strstr(ac_transfer_refused(1, 1, 0, 1, 0), "input"));
+    /* Where copies are work (lab 06), any copy into an output, at any time. */
+    assert_null(ac_transfer_refused(1, 0, 1, 1, 0));
+    assert_null(ac_transfer_refused(1, 0, 1, 1, 1));
+    /* Elsewhere, an output from an output before the kernels only: a copy from an input would
+     * do the task (y = x, then y *= a in place), one after a kernel would move its results. */
+    assert_null(ac_transfer_refused(1, 0, 0, 0, 0));
+    assert_non_null(strstr(ac_transfer_refused(1, 0, 1, 0, 0), "from an input"));
+    assert_non_null(strstr(ac_transfer_refused(1, 0, 0, 0, 1), "after a kernel"));
+}
+
 static void test_apicalls_harmless(void **state)
 {
     (void)state;
@@ -269,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_apicalls_launches),
         cmocka_unit_test(test_apicalls_copies),
         cmocka_unit_test(test_apicalls_memsets),
+        cmocka_unit_test(test_apicalls_transfers),
         cmocka_unit_test(test_apicalls_forbidden),
         cmocka_unit_test(test_apicalls_harmless),
         cmocka_unit_test(test_relocate_locates),
