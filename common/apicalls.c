@@ -81,10 +81,14 @@ ac_kind ac_classify(const char *name)
         return AC_LAUNCH;
     if (named(name, "cudaLaunchKernel"))
         return AC_RT_LAUNCH;
-    if (named(name, "cudaMemcpy") || named(name, "cudaMemcpyAsync") || named(name, "cuMemcpy") ||
-        named(name, "cuMemcpyAsync") || named(name, "cuMemcpyDtoD") ||
+    if (named(name, "cudaMemcpy") || named(name, "cudaMemcpyAsync") ||
+        named(name, "cudaMemcpy2D") || named(name, "cudaMemcpy2DAsync") ||
+        named(name, "cuMemcpy") || named(name, "cuMemcpyAsync") || named(name, "cuMemcpyDtoD") ||
         named(name, "cuMemcpyDtoDAsync"))
         return AC_COPY;
+    if (named(name, "cudaMemset") || named(name, "cudaMemsetAsync") ||
+        named(name, "cudaMemset2D") || named(name, "cudaMemset2DAsync"))
+        return AC_MEMSET;
     for (size_t i = 0; i < sizeof forbidden / sizeof forbidden[0]; ++i)
         if (starts(name, forbidden[i].prefix))
             return AC_FORBIDDEN;
@@ -97,4 +101,20 @@ const char *ac_why(const char *name)
         if (starts(name, forbidden[i].prefix))
             return forbidden[i].why;
     return "the contract forbids it";
+}
+
+const char *ac_transfer_refused(int copy, int into_input, int from_input, int copies_allowed,
+                                int after_kernel)
+{
+    if (into_input)
+        return "to write an input, which no launcher may change";
+    if (!copy || copies_allowed)
+        return NULL;
+    if (from_input)
+        return "to copy from an input: in this lab the kernels must read the inputs (a copy "
+               "moves bytes that no engine measures)";
+    if (after_kernel)
+        return "after a kernel: in this lab a copy may only prepare an output before the kernels "
+               "run, never move what they wrote";
+    return NULL;
 }

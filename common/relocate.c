@@ -17,21 +17,39 @@ int rl_locate(const rl_buffer *b, uint32_t n, uint64_t addr, uint32_t *buffer, u
     return -1;
 }
 
+/* Whether the 8 bytes at params + at hold an address inside one of the buffers. */
+static int pointer_at(const rl_buffer *b, uint32_t nb, const unsigned char *params, uint32_t at,
+                      uint32_t *buffer, uint64_t *delta)
+{
+    uint64_t word;
+    memcpy(&word, params + at, sizeof word);
+    return rl_locate(b, nb, word, buffer, delta) == 0;
+}
+
 int rl_find(const rl_buffer *b, uint32_t nb, const unsigned char *params, const uint32_t *off,
             const uint32_t *size, uint32_t nparams, wi_reloc *out, uint32_t max, uint32_t *n)
 {
     *n = 0;
     for (uint32_t p = 0; p < nparams; ++p) {
-        for (uint32_t k = off[p] % 8 ? 8 - off[p] % 8 : 0; k + 8 <= size[p]; k += 8) {
-            uint64_t word;
-            memcpy(&word, params + off[p] + k, sizeof word);
+        uint32_t end = off[p] + size[p];
+        for (uint32_t at = off[p]; at + 8 <= end;) {
             uint32_t buffer;
             uint64_t delta;
-            if (rl_locate(b, nb, word, &buffer, &delta) != 0)
+            /* An aligned word overlapping this one wins: a pointer the compiler laid out. */
+            uint32_t aligned = at % 8 ? at + 8 - at % 8 : at;
+            if (aligned != at && aligned + 8 <= end &&
+                pointer_at(b, nb, params, aligned, &buffer, &delta)) {
+                at = aligned;
                 continue;
+            }
+            if (!pointer_at(b, nb, params, at, &buffer, &delta)) {
+                ++at;
+                continue;
+            }
             if (*n == max)
                 return -1;
-            out[(*n)++] = (wi_reloc){.offset = off[p] + k, .buffer = buffer, .delta = delta};
+            out[(*n)++] = (wi_reloc){.offset = at, .buffer = buffer, .delta = delta};
+            at += 8;
         }
     }
     return 0;

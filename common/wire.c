@@ -182,6 +182,22 @@ static void text(reader *r, const cJSON *o, const char *where, const char *key, 
     wi_clean_text(buf); /* a child's strings may come from student code */
 }
 
+/* As text, for a string that must arrive whole (a kernel's name, looked up as it is): one that
+ * does not fit is an error, never cut. */
+static void whole_text(reader *r, const cJSON *o, const char *where, const char *key, char *buf,
+                       size_t size)
+{
+    const cJSON *v = item(r, o, where, key, cJSON_IsString, "text");
+    if (v && strlen(v->valuestring) >= size) {
+        char type[64];
+        snprintf(type, sizeof type, "text of at most %zu characters,", size - 1);
+        missing(r, where, key, type);
+        v = NULL;
+    }
+    snprintf(buf, size, "%s", v ? v->valuestring : "");
+    wi_clean_text(buf);
+}
+
 static const cJSON *object(reader *r, const cJSON *o, const char *where, const char *key)
 {
     return item(r, o, where, key, cJSON_IsObject, "object");
@@ -488,13 +504,21 @@ static int u32_list(reader *r, const cJSON *o, const char *where, const char *ke
 static cJSON *op_to_json(const wi_op *op)
 {
     cJSON *o = cJSON_CreateObject();
-    if (op->kind == WI_OP_COPY) {
-        cJSON_AddStringToObject(o, "op", "copy");
+    if (op->kind == WI_OP_COPY || op->kind == WI_OP_MEMSET) {
+        int copy = op->kind == WI_OP_COPY;
+        cJSON_AddStringToObject(o, "op", copy ? "copy" : "memset");
         cJSON_AddNumberToObject(o, "dst_buffer", op->dst_buffer);
         cJSON_AddNumberToObject(o, "dst_delta", (double)op->dst_delta);
-        cJSON_AddNumberToObject(o, "src_buffer", op->src_buffer);
-        cJSON_AddNumberToObject(o, "src_delta", (double)op->src_delta);
-        cJSON_AddNumberToObject(o, "bytes", (double)op->bytes);
+        cJSON_AddNumberToObject(o, "dst_pitch", (double)op->dst_pitch);
+        if (copy) {
+            cJSON_AddNumberToObject(o, "src_buffer", op->src_buffer);
+            cJSON_AddNumberToObject(o, "src_delta", (double)op->src_delta);
+            cJSON_AddNumberToObject(o, "src_pitch", (double)op->src_pitch);
+        } else {
+            cJSON_AddNumberToObject(o, "value", op->value);
+        }
+        cJSON_AddNumberToObject(o, "width", (double)op->width);
+        cJSON_AddNumberToObject(o, "height", (double)op->height);
         return o;
     }
     cJSON_AddStringToObject(o, "op", "launch");
@@ -502,6 +526,8 @@ static cJSON *op_to_json(const wi_op *op)
     cJSON_AddItemToObject(o, "grid", u32_array(op->grid, 3));
     cJSON_AddItemToObject(o, "block", u32_array(op->block, 3));
     cJSON_AddNumberToObject(o, "shared_bytes", op->shared_bytes);
+    cJSON_AddNumberToObject(o, "max_dynamic_shared", op->max_dynamic_shared);
+    cJSON_AddNumberToObject(o, "carveout", op->carveout);
     cJSON_AddItemToObject(o, "param_offset", u32_array(op->param_offset, (int)op->nparams));
     cJSON_AddItemToObject(o, "param_size", u32_array(op->param_size, (int)op->nparams));
     char *hex = malloc(2 * (size_t)op->param_bytes + 1);
@@ -530,10 +556,17 @@ static int inside(const wi_record *r, uint32_t b, uint64_t delta, uint64_t bytes
 static void launch_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *op)
 {
     const char *w = "ops[]";
-    text(r, o, w, "kernel", op->kernel, sizeof op->kernel);
+    whole_text(r, o, w, "kernel", op->kernel, sizeof op->kernel);
     u32_list(r, o, w, "grid", op->grid, 3, 3);
     u32_list(r, o, w, "block", op->block, 3, 3);
     op->shared_bytes = (uint32_t)num(r, o, w, "shared_bytes");
+    double most = num(r, o, w, "max_dynamic_shared"), carveout = num(r, o, w, "carveout");
+    if (!r->failed && (most < -1 || most > 2147483647.0 || most != (int32_t)most))
+        missing(r, w, "max_dynamic_shared", "number of bytes (or -1) as");
+    if (!r->failed && (carveout < -1 || carveout > 100 || carveout != (int32_t)carveout))
+        missing(r, w, "carveout", "percentage (or -1) as");
+    op->max_dynamic_shared = r->failed ? -1 : (int32_t)most;
+    op->carveout = r->failed ? -1 : (int32_t)carveout;
     op->nparams = (uint32_t)u32_list(r, o, w, "param_offset", op->param_offset, -1, WI_MAX_PARAMS);
     u32_list(r, o, w, "param_size", op->param_size, (int)op->nparams, WI_MAX_PARAMS);
     char hex[2 * WI_MAX_PARAM_BYTES + 2];
@@ -555,11 +588,53 @@ static void launch_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *
         re->offset = (uint32_t)num(r, x, "ops[].relocs[]", "offset");
         re->buffer = (uint32_t)num(r, x, "ops[].relocs[]", "buffer");
         re->delta = count(r, x, "ops[].relocs[]", "delta");
-        if (!r->failed && (re->offset % 8 || re->offset + 8 > op->param_bytes ||
-                           !inside(rec, re->buffer, re->delta, 0)))
+        /* At any byte (packed structures), but each after the last: none overlap. */
+        int overlaps = op->nrelocs > 1 && re->offset < re[-1].offset + 8;
+        if (!r->failed &&
+            (overlaps || re->offset > op->param_bytes || op->param_bytes - re->offset < 8 ||
+             !inside(rec, re->buffer, re->delta, 0)))
             missing(r, "ops[].relocs[]", "offset",
-                    "relocation inside the parameters and a buffer:");
+                    "relocation inside the parameters and a buffer, after the last, as");
     }
+}
+
+/* Whether the span at delta in buffer b of r lies inside it. */
+static int span_inside(const wi_record *r, uint32_t b, uint64_t delta, uint64_t pitch,
+                       uint64_t width, uint64_t height)
+{
+    return b < r->nbuffers && wi_span_fits(r->buffers[b].bytes, delta, pitch, width, height);
+}
+
+/* A copy or memset: at least one byte, inside the lab's buffers, and never into an input. */
+static void transfer_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *op)
+{
+    const char *w = "ops[]";
+    int copy = op->kind == WI_OP_COPY;
+    op->dst_buffer = (uint32_t)num(r, o, w, "dst_buffer");
+    op->dst_delta = count(r, o, w, "dst_delta");
+    op->dst_pitch = count(r, o, w, "dst_pitch");
+    if (copy) {
+        op->src_buffer = (uint32_t)num(r, o, w, "src_buffer");
+        op->src_delta = count(r, o, w, "src_delta");
+        op->src_pitch = count(r, o, w, "src_pitch");
+    } else {
+        double value = num(r, o, w, "value");
+        if (!r->failed && (value < 0 || value > 255 || value != (uint32_t)value))
+            missing(r, w, "value", "byte as");
+        op->value = r->failed ? 0 : (uint32_t)value;
+    }
+    op->width = count(r, o, w, "width");
+    op->height = count(r, o, w, "height");
+    if (r->failed)
+        return;
+    if (op->width == 0 || op->height == 0 ||
+        !span_inside(rec, op->dst_buffer, op->dst_delta, op->dst_pitch, op->width, op->height) ||
+        (copy &&
+         !span_inside(rec, op->src_buffer, op->src_delta, op->src_pitch, op->width, op->height)))
+        missing(r, w, "width",
+                copy ? "copy inside the lab's buffers, as" : "memset inside the lab's buffers, as");
+    else if (rec->buffers[op->dst_buffer].input)
+        missing(r, w, "dst_buffer", "buffer that is not an input, as");
 }
 
 static void op_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *op)
@@ -569,18 +644,12 @@ static void op_read(reader *r, const cJSON *o, const wi_record *rec, wi_op *op)
     if (!strcmp(kind, "launch")) {
         op->kind = WI_OP_LAUNCH;
         launch_read(r, o, rec, op);
-        return;
+    } else if (!strcmp(kind, "copy") || !strcmp(kind, "memset")) {
+        op->kind = !strcmp(kind, "copy") ? WI_OP_COPY : WI_OP_MEMSET;
+        transfer_read(r, o, rec, op);
+    } else if (!r->failed) {
+        missing(r, "ops[]", "op", "launch, copy or memset as");
     }
-    op->kind = WI_OP_COPY;
-    op->dst_buffer = (uint32_t)num(r, o, "ops[]", "dst_buffer");
-    op->dst_delta = count(r, o, "ops[]", "dst_delta");
-    op->src_buffer = (uint32_t)num(r, o, "ops[]", "src_buffer");
-    op->src_delta = count(r, o, "ops[]", "src_delta");
-    op->bytes = count(r, o, "ops[]", "bytes");
-    if (!r->failed &&
-        (strcmp(kind, "copy") || !inside(rec, op->dst_buffer, op->dst_delta, op->bytes) ||
-         !inside(rec, op->src_buffer, op->src_delta, op->bytes)))
-        missing(r, "ops[]", "op", "launch, or copy inside the lab's buffers, as");
 }
 
 cJSON *wi_record_to_json(const wi_record *r)
@@ -592,6 +661,7 @@ cJSON *wi_record_to_json(const wi_record *r)
         cJSON *b = cJSON_CreateObject();
         cJSON_AddStringToObject(b, "name", r->buffers[i].name);
         cJSON_AddNumberToObject(b, "bytes", (double)r->buffers[i].bytes);
+        cJSON_AddBoolToObject(b, "input", r->buffers[i].input);
         cJSON_AddItemToArray(bs, b);
     }
     cJSON *v = cJSON_AddArrayToObject(o, "lab_values");
@@ -618,6 +688,7 @@ int wi_record_from_json(const cJSON *o, wi_record *rec, char *why, size_t why_si
         wi_buffer_info *bi = &rec->buffers[rec->nbuffers++];
         text(&r, b, "buffers[]", "name", bi->name, sizeof bi->name);
         bi->bytes = count(&r, b, "buffers[]", "bytes");
+        bi->input = flag(&r, b, "buffers[]", "input");
     }
     const cJSON *v = array(&r, o, "", "lab_values"), *x;
     int nv = 0;
@@ -655,6 +726,18 @@ int wi_record_save(const char *path, const wi_record *r)
     int rc = wi_write_file(path, json);
     cJSON_Delete(json);
     return rc;
+}
+
+int wi_span_fits(uint64_t size, uint64_t delta, uint64_t pitch, uint64_t width, uint64_t height)
+{
+    if (delta > size)
+        return 0;
+    if (width == 0 || height == 0)
+        return 1;
+    if (width > size - delta || (height > 1 && pitch < width))
+        return 0;
+    /* The last row starts (height - 1) pitches on and must still hold width bytes. */
+    return height == 1 || height - 1 <= (size - delta - width) / pitch;
 }
 
 /* ---- trace.json ---- */

@@ -186,9 +186,13 @@ typedef enum wi_counter {
 #define WI_NGLOBAL_COUNTERS 6
 #define WI_NSHARED_COUNTERS 10
 
+/* The longest kernel name a record carries, its NUL included: a launch of a kernel with a longer
+ * one is refused by name, never cut (a cut name names no kernel of the replayed module). */
+#define WI_MAX_KERNEL_NAME 4096
+
 #define WI_MAX_KERNELS 16
 typedef struct wi_counter_kernel {
-    char name[256];
+    char name[WI_MAX_KERNEL_NAME];
     double v[WI_NCOUNTERS];
 } wi_counter_kernel;
 
@@ -232,27 +236,38 @@ typedef struct wi_reloc {
     uint64_t delta;
 } wi_reloc;
 
-typedef enum wi_op_kind { WI_OP_LAUNCH, WI_OP_COPY } wi_op_kind;
+typedef enum wi_op_kind { WI_OP_LAUNCH, WI_OP_COPY, WI_OP_MEMSET } wi_op_kind;
 
 typedef struct wi_op {
     wi_op_kind kind;
     /* WI_OP_LAUNCH */
-    char kernel[256]; /* the kernel's (mangled) name in the student's device code */
+    char kernel[WI_MAX_KERNEL_NAME]; /* the kernel's (mangled) name in the student's device code */
     uint32_t grid[3], block[3], shared_bytes;
+    /* The kernel's attributes as it was launched, which the replay sets again on its own
+     * function (what cudaFuncSetAttribute set): the most dynamic shared memory it may have, in
+     * bytes (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), and its preferred shared-memory
+     * carveout, in percent (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT); -1 where the
+     * driver did not say, and for the carveout also its default. */
+    int32_t max_dynamic_shared, carveout;
     uint32_t nparams;
     uint32_t param_offset[WI_MAX_PARAMS], param_size[WI_MAX_PARAMS];
     uint32_t param_bytes; /* the parameters' whole extent */
     unsigned char params[WI_MAX_PARAM_BYTES];
     uint32_t nrelocs;
     wi_reloc relocs[WI_MAX_RELOCS];
-    /* WI_OP_COPY: a device-to-device copy between places in the lab's buffers */
+    /* WI_OP_COPY (device to device) and WI_OP_MEMSET, on the default stream: height rows of
+     * width bytes, row r of the destination at dst_delta + r * dst_pitch in dst_buffer, of a
+     * copy's source at src_delta + r * src_pitch in src_buffer (one row: a linear copy or
+     * memset, its pitches those of the row). */
     uint32_t dst_buffer, src_buffer;
-    uint64_t dst_delta, src_delta, bytes;
+    uint64_t dst_delta, src_delta, dst_pitch, src_pitch, width, height;
+    uint32_t value; /* WI_OP_MEMSET: the byte written */
 } wi_op;
 
 typedef struct wi_buffer_info {
     char name[32];
     uint64_t bytes; /* the whole allocation, guards included */
+    int input;      /* one of the lab's inputs, which no copy or memset may write */
 } wi_buffer_info;
 
 typedef struct wi_record {
@@ -266,11 +281,17 @@ typedef struct wi_record {
 
 cJSON *wi_record_to_json(const wi_record *r);
 /* Also checks that every reference is in range (a buffer index, a relocation inside the
- * parameters, a copy inside its buffers): a record is replayed as it reads. */
+ * parameters, a copy or memset inside its buffers and not into an input, an attribute of the
+ * driver's range): a record is replayed as it reads. */
 int wi_record_from_json(const cJSON *o, wi_record *r, char *why, size_t why_size);
 /* The same, as a file (read as wi_read_file reads); 0, or -1 (with why, when reading). */
 int wi_record_load(const char *path, wi_record *r, char *why, size_t why_size);
 int wi_record_save(const char *path, const wi_record *r);
+
+/* Whether height rows of width bytes, row r at delta + r * pitch, lie inside size bytes (with
+ * more than one row, a pitch below the width does not); an empty span fits where delta does.
+ * Overflow-safe for any values: records are read untrusted. */
+int wi_span_fits(uint64_t size, uint64_t delta, uint64_t pitch, uint64_t width, uint64_t height);
 
 /* ---- trace.json: what the tracer saw ---- */
 

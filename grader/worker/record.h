@@ -6,11 +6,20 @@
  * recorder sees it.
  *
  *   launch (<<<>>>, cudaLaunchKernel*, cuLaunchKernel*)   recorded: kernel name, grid, block,
- *                                                          dynamic shared memory, parameters
+ *                                                          dynamic shared memory, the kernel's
+ *                                                          shared-memory attributes as launched
+ *                                                          (cudaFuncSetAttribute's), parameters
  *                                                          (pointers into the lab's buffers as
  *                                                          buffer + offset, relocate.h)
- *   device-to-device copy between the lab's buffers        recorded where the lab allows it
- *                                                          (lab 06), refused elsewhere
+ *   memset (cudaMemset, cudaMemset2D, Async too) of one   recorded in every lab; of an input,
+ *   of the lab's buffers, on the default stream            refused
+ *   device-to-device copy (cudaMemcpy, cudaMemcpy2D,       recorded at any time where the lab
+ *   cuMemcpy, cuMemcpyDtoD, Async too) between the lab's   allows it (lab 06); elsewhere only
+ *   buffers, on the default stream                         from an output, before the first
+ *                                                          kernel (copying an input, or what a
+ *                                                          kernel wrote, would do the task where
+ *                                                          no engine looks); into an input,
+ *                                                          refused everywhere
  *   other streams, launch attributes, allocation, any other
  *   copy or memset, synchronisation, graphs, cooperative
  *   launches, host functions, textures and surfaces        refused: the first is named
@@ -31,10 +40,11 @@
 extern "C" {
 #endif
 
-/* Starts recording into *rec (whose buffers the caller has filled in), the launches' pointers
- * relative to the nb buffers b. With allow_copies, device-to-device copies between the buffers
- * are recorded as work. Returns 0, or -1 with why when this CUDA cannot record (CUPTI refuses,
- * or the driver lacks the parameter queries of CUDA 12.4). */
+/* Starts recording into *rec (whose buffers the caller has filled in, which are inputs
+ * included), the launches' pointers relative to the nb buffers b. With allow_copies,
+ * device-to-device copies between the buffers are recorded as work at any time. Returns 0, or
+ * -1 with why when this CUDA cannot record (CUPTI refuses, or the driver lacks the parameter
+ * and attribute queries of CUDA 12.4). */
 int rc_begin(wi_record *rec, const rl_buffer *b, uint32_t nb, int allow_copies, char *why,
              size_t why_size);
 

@@ -1,6 +1,6 @@
 /*
- * replay.h - the replayer: the student's recorded launches (and, where the lab allows them,
- * device-to-device copies) run again in a process that never loaded the student's host code.
+ * replay.h - the replayer: the student's recorded launches, memsets and device-to-device
+ * copies run again, in their order, in a process that never loaded the student's host code.
  * Only the device code is loaded (the fatbin nvcc made from the same kernel.cu), with the
  * driver API, and every pointer of the record is moved to the same place in this process's
  * buffers (relocate.h). A replay can be repeated; reloading the module between repeats gives
@@ -22,15 +22,18 @@ extern "C" {
 typedef struct rp_replay rp_replay;
 
 /* Loads the device code in image_path and prepares rec's operations on the nb buffers b (in
- * the record's order, of the record's sizes). Returns the replayer, or NULL with why (no such
- * kernel in the device code, buffers that do not match, a driver without what is needed). The
- * current device's primary context must be current (the runtime's). */
+ * the record's order, of the record's sizes): every launched kernel is found and given the
+ * shared-memory attributes it was launched with (its dynamic shared memory limit, at least what
+ * its launches ask for, and its carveout), again each time the module is reloaded. Returns the
+ * replayer, or NULL with why (no such kernel in the device code, an attribute the driver
+ * refuses, buffers that do not match, a driver without what is needed). The current device's
+ * primary context must be current (the runtime's). */
 rp_replay *rp_open(const char *image_path, const wi_record *rec, const rl_buffer *b, uint32_t nb,
                    char *why, size_t why_size);
 
-/* Runs every operation once, on the default stream; returns the launches' status. On a
- * failure, also prints which operation failed and the driver's error. ctx is the replayer (a
- * tm_work). */
+/* Runs every operation once, in order, on the default stream; returns the first failure's
+ * status. On a failure, also prints which operation failed and the call and error that said so.
+ * ctx is the replayer (a tm_work). */
 cudaError_t rp_run(void *ctx);
 
 /* Waits for the device, unloads the module and loads it again: fresh __device__ state. ctx is

@@ -96,6 +96,7 @@ void *wk_symbol(const wk_job *job, const char *name)
 static rl_buffer buffers[WI_MAX_BUFFERS];
 static uint64_t in_use[WI_MAX_BUFFERS][2];
 static uint32_t nbuffers;
+static uint32_t inputs; /* bit i: buffer i is an input (wk_input) */
 
 static void add_buffer(const void *base, size_t bytes, size_t guard)
 {
@@ -132,6 +133,22 @@ static void watch_buffers(void)
         ranges[4 * i + 3] = in_use[i][1];
     }
     watch(ranges, (int)nbuffers);
+}
+
+void wk_input(const void *dev)
+{
+    uint32_t b;
+    uint64_t delta;
+    if (rl_locate(buffers, nbuffers, (uint64_t)(uintptr_t)dev, &b, &delta) != 0) {
+        fprintf(stderr, "the lab marked as an input memory that is none of its buffers\n");
+        exit(CL_EXIT_IO);
+    }
+    inputs |= 1u << b;
+}
+
+uint32_t wk_inputs(void)
+{
+    return inputs;
 }
 
 uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS])
@@ -198,6 +215,7 @@ static void poison_outputs(void)
 static void forget_buffers(void)
 {
     nbuffers = 0;
+    inputs = 0;
     noutputs = 0;
 }
 
@@ -589,6 +607,7 @@ static void record_once(const wk_job *job, const wk_lab *lab, void *state, wi_re
     for (uint32_t i = 0; i < rec->nbuffers; ++i) {
         snprintf(rec->buffers[i].name, sizeof rec->buffers[i].name, "buffer %u", i);
         rec->buffers[i].bytes = b[i].bytes;
+        rec->buffers[i].input = (wk_inputs() >> i) & 1;
     }
     if (lab->note)
         lab->note(state, rec->lab_values);

@@ -77,6 +77,13 @@ void wk_free_guarded(void *ptr);
 /* Makes [base, base + bytes) one of the lab's buffers too: device memory the student's
  * launches may point into that wk_alloc_guarded() did not make (lab 07's images). */
 void wk_add_buffer(const void *base, size_t bytes);
+/* Marks the buffer that holds dev (one of the lab's, made before) as an input: no copy or
+ * memset of a launcher may write it, and where the lab's contract allows no copies
+ * (device_copies), none may read it either: the kernels must. Exits CL_EXIT_IO when no buffer
+ * holds dev. */
+void wk_input(const void *dev);
+/* Which of the lab's buffers are inputs: bit i for buffer i of wk_buffers(). */
+uint32_t wk_inputs(void);
 /* The lab's buffers, in the order they were made (the same in every process, so a record
  * made in one is replayed on the same buffers in another); returns how many. */
 uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS]);
@@ -156,7 +163,10 @@ typedef struct wk_lab {
     /* Optional, recording only: what the replays need to set the same buffers up, noted after
      * open (lab 07: the pitches the student's allocation chose), read back from job->record. */
     void (*note)(void *state, uint64_t values[WI_LAB_VALUES]);
-    int device_copies; /* the contract lets launchers copy between the lab's device buffers */
+    /* The contract lets launchers copy between the lab's device buffers at any time (lab 06:
+     * its conversions may be copies). Without it, a copy may only write an output from an
+     * output, before the first kernel; memsets of outputs are recorded either way. */
+    int device_copies;
     /* The sizes open sets up from job->shape: graded, traced, checked (labNN_data.c). NULL for
      * a built-in lab, which has one size of its own. */
     const cl_shapes *shapes;

@@ -426,8 +426,9 @@ static wi_record *sample_record(void)
     strcpy(r.buffers[1].name, "buffer 1");
     r.buffers[1].bytes = 8192;
     r.lab_values[0] = 4096;
+    r.buffers[0].input = 1;
     r.lab_values[3] = 7;
-    r.nops = 2;
+    r.nops = 4;
     wi_op *l = &r.ops[0];
     l->kind = WI_OP_LAUNCH;
     strcpy(l->kernel, "_Z13scale_chunkedfPKfPfm");
@@ -436,6 +437,8 @@ static wi_record *sample_record(void)
     l->block[0] = 256;
     l->block[1] = l->block[2] = 1;
     l->shared_bytes = 1024;
+    l->max_dynamic_shared = 65536; /* cudaFuncSetAttribute's, for 64 KiB of shared memory */
+    l->carveout = 100;
     l->nparams = 4;
     uint32_t off[] = {0, 8, 16, 24}, size[] = {4, 8, 8, 8};
     memcpy(l->param_offset, off, sizeof off);
@@ -452,7 +455,26 @@ static wi_record *sample_record(void)
     c->dst_delta = 64;
     c->src_buffer = 0;
     c->src_delta = 4096;
-    c->bytes = 128;
+    c->dst_pitch = c->src_pitch = c->width = 128;
+    c->height = 1;
+    /* A memset of the output, then a 2D copy within it (cudaMemcpy2DAsync): 8 rows of 96
+     * bytes, 128 apart in the destination, 256 in the source. */
+    wi_op *m = &r.ops[2];
+    m->kind = WI_OP_MEMSET;
+    m->dst_buffer = 1;
+    m->dst_delta = 256;
+    m->dst_pitch = m->width = 4096;
+    m->height = 1;
+    m->value = 0xab;
+    wi_op *d = &r.ops[3];
+    d->kind = WI_OP_COPY;
+    d->dst_buffer = d->src_buffer = 1;
+    d->dst_delta = 4096;
+    d->dst_pitch = 128;
+    d->src_delta = 0;
+    d->src_pitch = 256;
+    d->width = 96;
+    d->height = 8;
     return &r;
 }
 
@@ -470,13 +492,16 @@ static void test_wire_record_round_trip(void **state)
     assert_int_equal(b.nbuffers, 2);
     assert_true(b.buffers[0].bytes == 201334812);
     assert_true(b.lab_values[0] == 4096 && b.lab_values[3] == 7);
-    assert_int_equal(b.nops, 2);
+    assert_int_equal(b.nops, 4);
+    assert_true(b.buffers[0].input && !b.buffers[1].input);
     const wi_op *x = &a->ops[0], *y = &b.ops[0];
     assert_int_equal(y->kind, WI_OP_LAUNCH);
     assert_string_equal(y->kernel, x->kernel);
     assert_memory_equal(y->grid, x->grid, sizeof x->grid);
     assert_memory_equal(y->block, x->block, sizeof x->block);
     assert_int_equal(y->shared_bytes, 1024);
+    assert_int_equal(y->max_dynamic_shared, 65536);
+    assert_int_equal(y->carveout, 100);
     assert_int_equal(y->nparams, 4);
     assert_memory_equal(y->param_offset, x->param_offset, 4 * sizeof(uint32_t));
     assert_memory_equal(y->param_size, x->param_size, 4 * sizeof(uint32_t));
@@ -487,7 +512,58 @@ static void test_wire_record_round_trip(void **state)
     const wi_op *c = &b.ops[1];
     assert_int_equal(c->kind, WI_OP_COPY);
     assert_true(c->dst_buffer == 1 && c->dst_delta == 64 && c->src_buffer == 0 &&
-                c->src_delta == 4096 && c->bytes == 128);
+                c->src_delta == 4096 && c->width == 128 && c->height == 1);
+    const wi_op *m = &b.ops[2];
+    assert_int_equal(m->kind, WI_OP_MEMSET);
+    assert_true(m->dst_buffer == 1 && m->dst_delta == 256 && m->width == 4096 && m->height == 1);
+    assert_int_equal(m->value, 0xab);
+    const wi_op *d = &b.ops[3];
+    assert_int_equal(d->kind, WI_OP_COPY);
+    assert_true(d->dst_buffer == 1 && d->dst_delta == 4096 && d->dst_pitch == 128 &&
+                d->src_buffer == 1 && d->src_delta == 0 && d->src_pitch == 256 && d->width == 96 &&
+                d->height == 8);
+
+    /* An attribute the driver did not report travels as -1. */
+    a->ops[0].max_dynamic_shared = a->ops[0].carveout = -1;
+    j = wi_record_to_json(a);
+    assert_int_equal(wi_record_from_json(j, &b, why, sizeof why), 0);
+    assert_int_equal(b.ops[0].max_dynamic_shared, -1);
+    assert_int_equal(b.ops[0].carveout, -1);
+    cJSON_Delete(j);
+}
+
+/* A pointer of a packed structure starts at any byte: its relocation travels as it is. */
+static void test_wire_record_unaligned_reloc(void **state)
+{
+    (void)state;
+    wi_record *a = sample_record();
+    a->ops[0].relocs[0].offset = 3;
+    a->ops[0].relocs[1].offset = 19; /* 11..18 free between them, 19..26 inside the 32 */
+    static wi_record b;
+    cJSON *j = wi_record_to_json(a);
+    char why[256] = "";
+    if (wi_record_from_json(j, &b, why, sizeof why) != 0)
+        fail_msg("read back failed: %s", why);
+    cJSON_Delete(j);
+    assert_int_equal(b.ops[0].nrelocs, 2);
+    assert_int_equal(b.ops[0].relocs[0].offset, 3);
+    assert_int_equal(b.ops[0].relocs[1].offset, 19);
+}
+
+/* Spans of copies and memsets: rows inside a buffer, overflow refused. */
+static void test_wire_span_fits(void **state)
+{
+    (void)state;
+    assert_true(wi_span_fits(4096, 0, 4096, 4096, 1));
+    assert_false(wi_span_fits(4096, 1, 4096, 4096, 1));
+    assert_true(wi_span_fits(4096, 0, 1024, 1000, 4));  /* the last row ends at 3072 + 1000 */
+    assert_true(wi_span_fits(4096, 24, 1024, 1000, 4)); /* ... at 4096 exactly */
+    assert_false(wi_span_fits(4096, 25, 1024, 1000, 4));
+    assert_false(wi_span_fits(4096, 0, 512, 1000, 2)); /* a pitch below the width */
+    assert_true(wi_span_fits(4096, 4096, 0, 0, 0));    /* empty, at the end */
+    assert_false(wi_span_fits(4096, 4097, 0, 0, 1));
+    assert_false(wi_span_fits(4096, 0, UINT64_MAX / 2, 8, 3)); /* rows that wrap around */
+    assert_false(wi_span_fits(4096, 0, 8, 8, UINT64_MAX));
 }
 
 /* Changes one thing of the sample record's JSON and reads it back: it must be refused,
@@ -508,6 +584,49 @@ static cJSON *op(cJSON *j, int i)
     return cJSON_GetArrayItem(cJSON_GetObjectItem(j, "ops"), i);
 }
 
+/* A long template instantiation's mangled name: count characters of a name that is valid, and
+ * different from the sample's, at every place. */
+static void long_name(char *name, size_t count)
+{
+    static const char part[] =
+        "_ZN5tiles6kernelILi64ELi64ELi16EN4cute6LayoutIJLi4ELi4EEEEEEvPKfS4_Pf";
+    for (size_t i = 0; i < count; ++i)
+        name[i] = part[i % (sizeof part - 1)];
+    name[count] = '\0';
+}
+
+/* Names longer than 256 characters travel whole; one that does not fit is refused by its key,
+ * never cut (a cut name names no kernel of the replayed device code). */
+static void test_wire_record_long_kernel_name(void **state)
+{
+    (void)state;
+    wi_record *a = sample_record();
+    long_name(a->ops[0].kernel, 3000);
+    static wi_record b;
+    cJSON *j = wi_record_to_json(a);
+    char why[256] = "";
+    if (wi_record_from_json(j, &b, why, sizeof why) != 0)
+        fail_msg("read back failed: %s", why);
+    assert_int_equal(strlen(b.ops[0].kernel), 3000);
+    assert_string_equal(b.ops[0].kernel, a->ops[0].kernel);
+
+    static char too_long[WI_MAX_KERNEL_NAME + 1];
+    long_name(too_long, WI_MAX_KERNEL_NAME);
+    cJSON_ReplaceItemInObject(op(j, 0), "kernel", cJSON_CreateString(too_long));
+    assert_int_equal(wi_record_from_json(j, &b, why, sizeof why), -1);
+    assert_contains(why, "'ops[].kernel'");
+    assert_contains(why, "at most 4095 characters");
+    cJSON_Delete(j);
+
+    /* The counters' kernels, for the report, carry long names too. */
+    wi_result r = full_result(), back;
+    long_name(r.counters.kernels[0].name, 1000);
+    j = wi_result_to_json(&r);
+    assert_int_equal(wi_result_from_json(j, &back, why, sizeof why), 0);
+    assert_string_equal(back.counters.kernels[0].name, r.counters.kernels[0].name);
+    cJSON_Delete(j);
+}
+
 static void no_kernel(cJSON *j)
 {
     cJSON_DeleteItemFromObject(op(j, 0), "kernel");
@@ -522,14 +641,56 @@ static void reloc_to_no_buffer(cJSON *j)
     cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(op(j, 0), "relocs"), 0);
     cJSON_ReplaceItemInObject(r, "buffer", cJSON_CreateNumber(2));
 }
-static void reloc_unaligned(cJSON *j)
+static void relocs_overlap(cJSON *j)
 {
-    cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(op(j, 0), "relocs"), 0);
-    cJSON_ReplaceItemInObject(r, "offset", cJSON_CreateNumber(12));
+    cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItem(op(j, 0), "relocs"), 1);
+    cJSON_ReplaceItemInObject(r, "offset", cJSON_CreateNumber(12)); /* the first is 8..15 */
 }
 static void copy_past_buffer(cJSON *j)
 {
-    cJSON_ReplaceItemInObject(op(j, 1), "bytes", cJSON_CreateNumber(8192));
+    cJSON_ReplaceItemInObject(op(j, 1), "width", cJSON_CreateNumber(8192));
+}
+static void copy_rows_past_buffer(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 3), "height", cJSON_CreateNumber(33)); /* 32 * 128 + 96 */
+}
+static void copy_into_input(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 1), "dst_buffer", cJSON_CreateNumber(0));
+    cJSON_ReplaceItemInObject(op(j, 1), "src_buffer", cJSON_CreateNumber(1));
+    cJSON_ReplaceItemInObject(op(j, 1), "src_delta", cJSON_CreateNumber(0));
+}
+static void memset_into_input(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 2), "dst_buffer", cJSON_CreateNumber(0));
+}
+static void memset_past_buffer(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 2), "dst_delta", cJSON_CreateNumber(4097));
+}
+static void memset_of_no_byte(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 2), "value", cJSON_CreateNumber(256));
+}
+static void empty_memset(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 2), "height", cJSON_CreateNumber(0));
+}
+static void carveout_over_100(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 0), "carveout", cJSON_CreateNumber(101));
+}
+static void negative_shared_attribute(cJSON *j)
+{
+    cJSON_ReplaceItemInObject(op(j, 0), "max_dynamic_shared", cJSON_CreateNumber(-2));
+}
+static void no_attribute(cJSON *j)
+{
+    cJSON_DeleteItemFromObject(op(j, 0), "max_dynamic_shared");
+}
+static void no_input_flag(cJSON *j)
+{
+    cJSON_DeleteItemFromObject(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "buffers"), 1), "input");
 }
 static void param_past_params(cJSON *j)
 {
@@ -546,7 +707,7 @@ static void short_grid(cJSON *j)
 }
 static void unknown_op(cJSON *j)
 {
-    cJSON_ReplaceItemInObject(op(j, 1), "op", cJSON_CreateString("memset"));
+    cJSON_ReplaceItemInObject(op(j, 1), "op", cJSON_CreateString("fill"));
 }
 
 static void test_wire_record_refuses_what_cannot_be_replayed(void **state)
@@ -555,12 +716,22 @@ static void test_wire_record_refuses_what_cannot_be_replayed(void **state)
     assert_record_refused(no_kernel, "'ops[].kernel'");
     assert_record_refused(reloc_outside_params, "relocation");
     assert_record_refused(reloc_to_no_buffer, "relocation");
-    assert_record_refused(reloc_unaligned, "relocation");
+    assert_record_refused(relocs_overlap, "relocation");
     assert_record_refused(copy_past_buffer, "copy inside the lab's buffers");
     assert_record_refused(param_past_params, "parameter inside the parameters");
     assert_record_refused(odd_hex, "params");
     assert_record_refused(short_grid, "grid");
-    assert_record_refused(unknown_op, "copy inside the lab's buffers");
+    assert_record_refused(unknown_op, "launch, copy or memset");
+    assert_record_refused(copy_rows_past_buffer, "copy inside the lab's buffers");
+    assert_record_refused(copy_into_input, "not an input");
+    assert_record_refused(memset_into_input, "not an input");
+    assert_record_refused(memset_past_buffer, "memset inside the lab's buffers");
+    assert_record_refused(memset_of_no_byte, "'ops[].value'");
+    assert_record_refused(empty_memset, "memset inside the lab's buffers");
+    assert_record_refused(carveout_over_100, "'ops[].carveout'");
+    assert_record_refused(negative_shared_attribute, "'ops[].max_dynamic_shared'");
+    assert_record_refused(no_attribute, "'ops[].max_dynamic_shared'");
+    assert_record_refused(no_input_flag, "'buffers[].input'");
 }
 
 /* ---- text from student code ---- */
@@ -768,6 +939,9 @@ int main(void)
         cmocka_unit_test(test_wire_trace_round_trip),
         cmocka_unit_test(test_wire_trace_missing_keys_are_errors),
         cmocka_unit_test(test_wire_record_round_trip),
+        cmocka_unit_test(test_wire_record_unaligned_reloc),
+        cmocka_unit_test(test_wire_record_long_kernel_name),
+        cmocka_unit_test(test_wire_span_fits),
         cmocka_unit_test(test_wire_record_refuses_what_cannot_be_replayed),
         cmocka_unit_test(test_wire_clean_text_leaves_no_terminal_control),
         cmocka_unit_test(test_wire_files_round_trip),

@@ -30,6 +30,7 @@ static void *lab01_open(const wk_job *job)
     size_t bytes = s->n * sizeof(float);
     s->x = wk_alloc_guarded(bytes);
     s->y = wk_alloc_guarded(bytes);
+    wk_input(s->x);
     CL_CUDA_CHECK(wk_fill_uniform(s->x, job->seed, &lab01_x, s->n, 1, 1, 1));
     return s;
 }

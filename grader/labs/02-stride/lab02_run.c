@@ -30,6 +30,7 @@ static void *lab02_open(const wk_job *job)
     size_t bytes = s->count * sizeof(float);
     s->in = wk_alloc_guarded(bytes);
     s->out = wk_alloc_guarded(bytes);
+    wk_input(s->in);
     CL_CUDA_CHECK(wk_fill_uniform(s->in, job->seed, &lab02_input, s->count, 1, 1, 1));
     return s;
 }

@@ -43,6 +43,9 @@ static void *lab03_open(const wk_job *job)
     s->a_cm = wk_alloc_guarded(bytes);
     s->sums = wk_alloc_guarded((size_t)s->rows * sizeof(float));
     s->sums_cm = wk_alloc_guarded((size_t)s->rows * sizeof(float));
+    wk_input(s->a);
+    wk_input(s->b);
+    wk_input(s->a_cm);
     CL_CUDA_CHECK(wk_fill_uniform(s->a, job->seed, &lab03_a, rows, cols, cols, 1));
     CL_CUDA_CHECK(wk_fill_uniform(s->b, job->seed, &lab03_b, rows, cols, cols, 1));
     /* a again, column-major: element (r, c) at c * rows + r. */

@@ -45,6 +45,8 @@ static void *lab04_open(const wk_job *job)
     s->a = wk_alloc_guarded(a_bytes);
     s->b = wk_alloc_guarded(b_bytes);
     s->c = wk_alloc_guarded(c_bytes);
+    wk_input(s->a);
+    wk_input(s->b);
     CL_CUDA_CHECK(cudaMalloc((void **)&s->c_base, c_bytes));
     CL_CUDA_CHECK(cudaMemcpy(s->a, a, a_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(s->b, b, b_bytes, cudaMemcpyHostToDevice));

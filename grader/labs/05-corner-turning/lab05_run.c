@@ -51,6 +51,9 @@ static void *lab05_open(const wk_job *job)
     s->c = wk_alloc_guarded(fl((size_t)s->m * s->n));
     s->t = wk_alloc_guarded(fl(nt));
     s->t_out = wk_alloc_guarded(fl(nt));
+    wk_input(s->a);
+    wk_input(s->b);
+    wk_input(s->t);
     CL_CUDA_CHECK(cudaMemcpy(s->a, a, fl(na), cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(s->b, b, fl(nb), cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(s->t, t, fl(nt), cudaMemcpyHostToDevice));

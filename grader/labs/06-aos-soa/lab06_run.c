@@ -47,6 +47,7 @@ static void *lab06_open(const wk_job *job)
     s->in = wk_alloc_guarded(bytes(s));
     s->work = wk_alloc_guarded(work_bytes(s));
     s->out = wk_alloc_guarded(bytes(s));
+    wk_input(s->in);
     for (int f = 0; f < LAB06_FIELDS; ++f) /* field f of particle i at in[i * 8 + f] */
         CL_CUDA_CHECK(wk_fill_uniform((float *)s->in + f, job->seed, &lab06_fields[f], (size_t)s->n,
                                       1, LAB06_FIELDS, 1));

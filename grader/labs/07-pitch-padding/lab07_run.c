@@ -95,6 +95,7 @@ static void *lab07_open(const wk_job *job)
     const uint64_t *pitches = job->record ? job->record->lab_values : (uint64_t[2]){0, 0};
     s->in_base = alloc_image(s, alloc, &s->in_pitch, pitches[0]);
     s->out_base = alloc_image(s, alloc, &s->out_pitch, pitches[1]);
+    wk_input(s->in_base);
     s->in = row(s->in_base, s->in_pitch, 1);
     s->out = row(s->out_base, s->out_pitch, 1);
     size_t packed = (size_t)s->width * sizeof(float), rows = rows_allocated(s);
