@@ -41,8 +41,12 @@ typedef struct ta_instruction {
     unsigned line;
 } ta_instruction;
 
+/* The longest kernel name kept, its NUL included: a long template's mangled name runs to
+ * hundreds of characters (wire.h's WI_MAX_KERNEL_NAME is the same). */
+#define TA_MAX_NAME 4096
+
 typedef struct ta_kernel {
-    char name[256];
+    char name[TA_MAX_NAME];
     ta_instruction *ins; /* owned, nins entries, sorted by pc */
     size_t nins;
     cl_tally loads, stores; /* all of the kernel's load (store) instructions */

@@ -41,7 +41,7 @@ typedef struct module_copy {
 } module_copy;
 
 typedef struct function_trace {
-    char name[256];
+    char name[TA_MAX_NAME];
     CUmodule module;
     uint64_t base;
     ta_record *records;
@@ -162,7 +162,7 @@ static void write_out(void)
     if (!tr.out)
         return;
     wi_trace t = {.sample = tr.sample, .max_records = tr.max_records};
-    wi_trace_kernel kernels[MAX_FUNCTIONS];
+    static wi_trace_kernel kernels[MAX_FUNCTIONS]; /* 64 names of 4 KiB: not on the stack */
     memset(kernels, 0, sizeof kernels);
     t.kernels = kernels;
     for (int i = 0; i < tr.nfunctions; ++i) {

@@ -23,13 +23,16 @@ stub)
     ge 1 "$speedup" || fail "the stub cannot be faster than the baseline ($speedup)"
     [ "$(get labs.0.score)" = 40 ] || fail "the stub keeps only its correctness points" ;;
 naive_x_on_columns | first_launch_only | reuses_output)
-    # Coalesced by the trace's measure (A's load is a broadcast), slower than the gate. The
-    # second keeps a __device__ flag to skip the work in later launches: replays reload it. The
-    # third skips the work where C already holds a result: outputs are poisoned before each run.
+    # Coalesced request by request (A's load is a broadcast), but without tiles: against the
+    # least traffic (16 x 16 tiles) its loads move about ten times too much, and it is no faster
+    # than the gate. The second keeps a __device__ flag to skip the work in later launches:
+    # replays reload it. The third skips the work where C already holds a result: outputs are
+    # poisoned before each run. Each keeps its correctness and store points.
     expect_fail; correct
-    ge "$ld" 0.9 && ge "$st" 0.9 || fail "efficiency $ld / $st should pass"
+    ge 0.3 "$ld" || fail "loads $ld should fall short of the least traffic"
+    ge "$st" 0.9 || fail "stores $st should pass"
     ge "$need" "$speedup" || fail "speed-up $speedup should be below $need"
-    [ "$(get labs.0.score)" = 70 ] || fail "only the speed points are lost"
+    [ "$(get labs.0.score)" = 50 ] || fail "score $(get labs.0.score): the load and speed points are lost"
     get labs.0.reason | grep -q "as fast as" || fail "the reason does not speak of speed" ;;
 tiles_x_on_rows)
     expect_fail; correct
