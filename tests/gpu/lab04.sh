@@ -46,6 +46,10 @@ size_switch)
     # full-size accesses count too, so it keeps the stub's points only.
     expect_fail; correct
     [ "$(get labs.0.score)" = 40 ] || fail "score $(get labs.0.score): coalescing points for a kernel coalesced only when traced" ;;
+rt_*)
+    # Red team B's attacks: the verdict and the stage their file states ("// expect:" and
+    # "// expect-stage:" near its top; tests/submissions/redteam-b.md lists them).
+    expect_from_file "$m" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;

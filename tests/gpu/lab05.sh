@@ -40,6 +40,10 @@ transpose_edge)
     expect_fail
     [ "$(get labs.0.correctness.passed)" = false ] || [ "$(get labs.0.run.guards_intact)" = false ] ||
         fail "must fail correctness or the guards" ;;
+rt_*)
+    # Red team B's attacks: the verdict and the stage their file states ("// expect:" and
+    # "// expect-stage:" near its top; tests/submissions/redteam-b.md lists them).
+    expect_from_file "$m" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;

@@ -28,6 +28,10 @@ float4_aos)
     ge 0.6 "$ld" || fail "16-byte vectors of a structure: loads $ld should be about 0.5" ;;
 swapped_fields)
     wrong ;;
+rt_*)
+    # Red team B's attacks: the verdict and the stage their file states ("// expect:" and
+    # "// expect-stage:" near its top; tests/submissions/redteam-b.md lists them).
+    expect_from_file "$m" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;

@@ -28,6 +28,10 @@ size_switch)
     expect_fail; correct
     [ "$(get labs.0.score)" = 40 ] || fail "score $(get labs.0.score): coalescing points for rows pitched only when traced"
     [ -n "$(get labs.0.coalescing.disagreement)" ] || fail "the engines did not disagree" ;;
+rt_*)
+    # Red team B's attacks: the verdict and the stage their file states ("// expect:" and
+    # "// expect-stage:" near its top; tests/submissions/redteam-b.md lists them).
+    expect_from_file "$m" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;
