@@ -1517,7 +1517,7 @@ static void consider_worst(oc_outcome *o, const char *kernel, const ta_instructi
     w->found = 1;
     w->waste = waste;
     w->tally = in->tally;
-    snprintf(w->kernel, sizeof w->kernel, "%s", kernel);
+    snprintf(w->kernel, sizeof w->kernel, "%.255s", kernel); /* shown only: cut to fit */
     snprintf(w->file, sizeof w->file, "%s", in->file);
     w->line = in->line;
     w->is_store = in->is_store;
@@ -1597,7 +1597,7 @@ static void add_trace(const gr_config *cfg, oc_outcome *o, const wi_trace *t, co
             consider_worst(o, k->k.name, &k->k.ins[j], scale);
         note_blind(o, listing, k, scale);
         if (k->oob_reads && !o->oob_reads) {
-            snprintf(o->oob_kernel, sizeof o->oob_kernel, "%s", k->k.name);
+            snprintf(o->oob_kernel, sizeof o->oob_kernel, "%.255s", k->k.name);
             snprintf(o->oob_file, sizeof o->oob_file, "%s", k->oob_file);
             o->oob_line = k->oob_line;
         }
