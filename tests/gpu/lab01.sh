@@ -85,6 +85,10 @@ stub_nobody)
     echo "$case: exit $status, verdict $verdict, reason: $(get labs.0.reason)" ;;
 hang)
     grade_case 01 dram-burst 7 --timeout 10 ;;
+rt_fill_last_block)
+    # Its trace overflows on purpose: with no counters the trace is the only engine, whose
+    # failure the kernel caused: FAIL, not NOT GRADED.
+    grade_case 01 dram-burst 7 --no-counters ;;
 daemon_forges | rewrites_report | sleepers)
     hostile_pidfile
     grade_case 01 dram-burst 7 ;;
@@ -398,6 +402,10 @@ knows_the_size)
     expect_fail
     [ "$(get labs.0.stage)" = correctness ] || fail "stage $(get labs.0.stage), expected correctness"
     [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness" ;;
+rt_*)
+    # The red team's hostile cases: each file's header says the verdict and the stages it may
+    # stop at (its "// expect:" and "// expect-stage:" lines).
+    expect_from_file "$m" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;

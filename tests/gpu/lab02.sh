@@ -35,6 +35,10 @@ tile_edge)
         get labs.0.run.log | grep -q "frames, the launcher failed: cudaError" ||
             fail "neither the unwritten last tile nor the empty grid was seen: $(get labs.0.reason) $(get labs.0.run.log | tail -n 4)"
     fi ;;
+rt_*)
+    # The red team's hostile cases: each file's header says the verdict and the stages it may
+    # stop at (its "// expect:" and "// expect-stage:" lines).
+    expect_from_file "$m" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;

@@ -24,6 +24,10 @@ swapped_axpby | colmajor_rowindex)
     expect_fail
     [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness"
     get labs.0.correctness.details | grep -q '\[' || fail "no coordinates shown" ;;
+rt_*)
+    # The red team's hostile cases: each file's header says the verdict and the stages it may
+    # stop at (its "// expect:" and "// expect-stage:" lines).
+    expect_from_file "$m" ;;
 alt_*)
     # Another correct, coalesced solution, written differently from the reference: it passes.
     [ "$status" -eq 0 ] && [ "$verdict" = PASS ] || fail "a correct, coalesced solution must pass" ;;

@@ -3,7 +3,7 @@
 # and then calls grade_case NN SLUG SEED to grade it with the real grader (JSON report). A mutant
 # is tests/submissions/NN-slug/CASE.cu or CASE.patch (tests/submissions/apply.sh makes the file).
 # Afterwards: status (grade's exit status), verdict, ld and st (graded efficiencies, may be
-# empty), and the helpers fail, get, ge, expect_fail, correct, wrong.
+# empty), and the helpers fail, get, ge, expect_fail, correct, wrong, expect_from_file.
 # Exits 77 (skipped) when this machine has no GPU.
 nvidia-smi -L 2>/dev/null | grep -q '^GPU' || { echo "no GPU: skipped"; exit 77; }
 grade=$build/grade jget=$build/json-get
@@ -22,6 +22,33 @@ wrong() {
     expect_fail
     [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness"
     get labs.0.correctness.details | grep -q '\[' || fail "no coordinates shown"
+}
+
+# expect_from_file FILE: graded as FILE (a mutant's .cu, the red team's) says it must be. Its
+# line "// expect: V" names the verdict, FAIL or NOT_GRADED; its line "// expect-stage: A|B|..."
+# the stages (labs.0.stage, oc_stage_name in grader/decide.c) it may stop at. The verdict is
+# never PASS; it is FAIL, with exit status 1, unless V is NOT_GRADED (then NOT GRADED or FAIL);
+# the stage is one of the alternatives. Prints "ok-by-file".
+expect_from_file() {
+    [ -f "$1" ] || fail "no file '$1'"
+    want=$(sed -n 's#^// expect: *\([A-Z_]*\).*$#\1#p' "$1" | head -n 1)
+    stages=$(sed -n 's#^// expect-stage: *\([a-z_|]*\).*$#\1#p' "$1" | head -n 1)
+    [ -n "$want" ] || fail "'$1' has no line '// expect: FAIL' (or NOT_GRADED)"
+    [ -n "$stages" ] || fail "'$1' has no line '// expect-stage: ...'"
+    [ "$verdict" != PASS ] || fail "must not pass: '$1' expects $want at $stages"
+    case $want in
+    FAIL) expect_fail ;;
+    NOT_GRADED)
+        [ "$verdict" = "NOT GRADED" ] || [ "$verdict" = FAIL ] ||
+            fail "verdict '$verdict', expected NOT GRADED (or FAIL)" ;;
+    *) fail "'$1' expects '$want': neither FAIL nor NOT_GRADED" ;;
+    esac
+    stage=$(get labs.0.stage)
+    case "|$stages|" in
+    *"|$stage|"*) ;;
+    *) fail "stopped at stage '$stage', expected one of $stages" ;;
+    esac
+    echo "ok-by-file"
 }
 
 # need_sandbox: skips (77) unless this grader confines the compile and the recording with
