@@ -50,8 +50,9 @@ extern "C" {
 #define WI_ENV_TRACE_OUT "CL_TRACE_OUT"          /* where the tracer writes its record */
 #define WI_ENV_TRACE_SAMPLE "CL_TRACE_SAMPLE"    /* trace one warp in N (default 16) */
 #define WI_ENV_TRACE_MAX_RECORDS "CL_TRACE_MAX_RECORDS" /* records per launch (default 2^18) */
-#define WI_ENV_TRACE_KEY "CL_TRACE_KEY" /* which warps are sampled (hex; from the seed and code)   \
-                                         */
+#define WI_ENV_TRACE_KEY                                                                           \
+    "CL_TRACE_KEY" /* which warps are sampled (hex; from the seed and code)                        \
+                    */
 /* The tracer's function the grading child calls (found with dlsym) to tell it the lab's
  * buffers: void cl_tracer_watch(const uint64_t *ranges, int n), four numbers a buffer: its
  * allocation [lo, hi) and the part of it the lab uses [in_lo, in_hi). */
