@@ -12,6 +12,8 @@
  *                         (the tracer injected)
  *   grade-worker explore  --lab NN --workdir DIR
  *
+ * Every mode that sets a lab up also takes --poison P (the run's poison, salt.h) and reads
+ * the data salt of its arrays from CL_DATA_SALT in its environment (wire.h WI_ENV_DATA_SALT).
  * The command line and everything it has to say, DIR/result.json, are the wire's (wire.h);
  * stdout and stderr are captured by the grader and shown, never parsed.
  */
@@ -1361,8 +1363,8 @@ static int usage(const char *why)
             "grade-worker: %s\n"
             "usage: grade-worker probe|record|run|counters|trace|explore [--lab NN]\n"
             "           [--kernel FILE.so] [--image FILE.fatbin --record FILE.json]\n"
-            "           --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
-            "           [--counters DIR]\n"
+            "           --workdir DIR [--seed N] [--poison P] [--no-timing]\n"
+            "           [--shared-counters] [--counters DIR]\n"
             "The grading child of 'grade'; run 'grade --help' instead.\n",
             why);
     return CL_EXIT_WORKER_USAGE;
@@ -1418,8 +1420,8 @@ int main(int argc, char **argv)
     char why[256];
     if (wi_args_parse(argc, argv, &a, why, sizeof why) != 0)
         return usage(why);
-    /* The data salt, in the environment (wire.h), read and then forgotten: the recording's
-     * student code never sees even its own. */
+    /* The data salt, from the environment (wire.h), then taken out of it: nothing this process
+     * starts or loads later finds it there. */
     const char *salt = getenv(WI_ENV_DATA_SALT);
     uint64_t data_salt = salt ? strtoull(salt, NULL, 10) : 0;
     unsetenv(WI_ENV_DATA_SALT);
