@@ -1,4 +1,5 @@
-/* countreq.c - see countreq.h. A request travels as text, "LAB SEED LIMIT_MS SHARED DIR" (whole
+/* countreq.c - see countreq.h. A request travels as text, "LAB SEED SALT POISON LIMIT_MS SHARED
+ * DIR" (whole
  * milliseconds: no decimal point for a locale to change), so that a malformed one is refused
  * whole rather than misread. */
 #define _GNU_SOURCE /* pipe2, MSG_CMSG_CLOEXEC */
@@ -24,8 +25,9 @@ int cq_send(int sock, const cq_request *rq, int *answer)
         errno = EINVAL;
         return -1;
     }
-    int n = snprintf(text, sizeof text, "%s %" PRIu64 " %" PRIu64 " %d %s", rq->lab, rq->seed,
-                     (uint64_t)(rq->limit_s * 1000 + 0.5), rq->shared ? 1 : 0, rq->dir);
+    int n = snprintf(text, sizeof text, "%s %" PRIu64 " %" PRIu64 " %" PRIu32 " %" PRIu64 " %d %s",
+                     rq->lab, rq->seed, rq->salt, rq->poison, (uint64_t)(rq->limit_s * 1000 + 0.5),
+                     rq->shared ? 1 : 0, rq->dir);
     if (n < 0 || (size_t)n >= sizeof text || !rq->lab[0] || strchr(rq->lab, ' ')) {
         errno = EINVAL;
         return -1;
@@ -62,21 +64,37 @@ int cq_send(int sock, const cq_request *rq, int *answer)
     return 0;
 }
 
-/* Parses "LAB SEED LIMIT_MS SHARED DIR" (SHARED 0 or 1; DIR may hold spaces: it is the rest). */
+/* One whole decimal number of text into *v, at most max; 0, or -1. */
+static int number(const char *text, uint64_t max, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(text, &end, 10);
+    if (errno || *end || text[0] == '-' || n > max)
+        return -1;
+    *v = n;
+    return 0;
+}
+
+/* Parses "LAB SEED SALT POISON LIMIT_MS SHARED DIR" (SHARED 0 or 1; DIR may hold spaces: it is
+ * the rest). */
 static int parse(char *text, cq_request *rq)
 {
     memset(rq, 0, sizeof *rq);
-    char *lab = strtok(text, " "), *seed = strtok(NULL, " "), *limit = strtok(NULL, " ");
+    char *lab = strtok(text, " "), *seed = strtok(NULL, " "), *salt = strtok(NULL, " ");
+    char *poison = strtok(NULL, " "), *limit = strtok(NULL, " ");
     char *shared = strtok(NULL, " "), *dir = strtok(NULL, "");
-    if (!lab || !seed || !limit || !shared || !dir ||
+    uint64_t p = 0;
+    if (!lab || !seed || !salt || !poison || !limit || !shared || !dir ||
         (strcmp(shared, "0") && strcmp(shared, "1")) || strlen(lab) >= sizeof rq->lab ||
         strlen(dir) >= sizeof rq->dir || dir[0] != '/')
         return -1;
+    if (number(seed, UINT64_MAX, &rq->seed) != 0 || number(salt, UINT64_MAX, &rq->salt) != 0 ||
+        number(poison, UINT32_MAX, &p) != 0)
+        return -1;
+    rq->poison = (uint32_t)p;
     char *end;
     errno = 0;
-    rq->seed = strtoull(seed, &end, 10);
-    if (errno || *end || seed[0] == '-')
-        return -1;
     uint64_t ms = strtoull(limit, &end, 10);
     if (errno || *end || ms == 0 || limit[0] == '-')
         return -1;

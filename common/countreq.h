@@ -7,9 +7,9 @@
  * The grader makes a SOCK_SEQPACKET socket pair before it forks the labs' gradings: the server
  * gets one end, the gradings share the other (the grader's own processes; a student's program,
  * started with every other descriptor closed, never has it). A request is one message: what to
- * count (the lab, the seed, a time limit, whether with the shared-memory counters, the
- * replays' folder) and, beside it (SCM_RIGHTS), the
- * write end of a pipe that the server answers on with one byte and closes. A server that dies
+ * count (the lab, the seed, the replays' data salt and the poison, a time limit, whether with
+ * the shared-memory counters, the replays' folder) and, beside it (SCM_RIGHTS), the write end
+ * of a pipe that the server answers on with one byte and closes. A server that dies
  * closes every answer still queued for it: the grading then reads an end instead of an answer
  * and counts in a child of its own, as before.
  */
@@ -23,12 +23,14 @@ extern "C" {
 #endif
 
 typedef struct cq_request {
-    char lab[8];    /* its number, "03" */
-    uint64_t seed;  /* the inputs' seed */
-    double limit_s; /* the most the count may take, its set-up and saving included */
-    int shared;     /* also the shared-memory counters (lab 05's bank conflicts): hardware
-                     * counters, counted with the GPU held alone */
-    char dir[4096]; /* the replays' folder (absolute): kernel.fatbin, record.json, counters/ */
+    char lab[8];     /* its number, "03" */
+    uint64_t seed;   /* the task's seed (seeded.h) */
+    uint64_t salt;   /* the replays' data salt (salt.h): the socket is the grader's own */
+    uint32_t poison; /* the run's poison (salt.h); 0: the default */
+    double limit_s;  /* the most the count may take, its set-up and saving included */
+    int shared;      /* also the shared-memory counters (lab 05's bank conflicts): hardware
+                      * counters, counted with the GPU held alone */
+    char dir[4096];  /* the replays' folder (absolute): kernel.fatbin, record.json, counters/ */
 } cq_request;
 
 /* The server's answers. */

@@ -85,18 +85,34 @@ static uint32_t next_below(sd_rng *rng, uint32_t bound)
     return (uint32_t)(m >> 32);
 }
 
+/* Mixes the salt before it meets the seed, so that (task a, salt b) and (task b, salt a)
+ * differ. */
+#define SD_SALT_KEY UINT64_C(0x8CB92BA72F3D8DD7)
+
+uint64_t sd_data_seed(uint64_t task, uint64_t salt)
+{
+    /* For a fixed task every step is a bijection of salt (sd_mix64 is one, and so is the xor
+     * with a constant): distinct salts give distinct data seeds. */
+    return sd_mix64(sd_mix64(task + SD_GAMMA) ^ sd_mix64(salt ^ SD_SALT_KEY));
+}
+
 int sd_fill_distinct(float *x, size_t n, uint64_t seed, uint64_t stream)
+{
+    return sd_fill_distinct_from(x, n, seed, stream, 0);
+}
+
+int sd_fill_distinct_from(float *x, size_t n, uint64_t seed, uint64_t stream, size_t first)
 {
     sd_rng rng;
 
-    if ((uint64_t)n > SD_DISTINCT_MAX)
+    if ((uint64_t)n > SD_DISTINCT_MAX || (uint64_t)first > SD_DISTINCT_MAX - (uint64_t)n)
         return -1;
     sd_init(&rng, seed, stream);
 
     /* The magnitudes 1 + k / 2^23 are shuffled in place (Fisher-Yates), so no index array is
      * needed; k < 2^23 makes each one exact. */
     for (size_t i = 0; i < n; i++)
-        x[i] = 1.0f + (float)i * 0x1p-23f;
+        x[i] = 1.0f + (float)(first + i) * 0x1p-23f;
     for (size_t i = n; i > 1; i--) {
         size_t j = next_below(&rng, (uint32_t)i);
         float t = x[i - 1];

@@ -67,6 +67,20 @@ SD_FN float sd_scale_unit(uint64_t bits, double lo, double span, float hi)
     return v;
 }
 
+/* The two seeds a lab's problem is drawn from. The scalars its launchers are given (lab 01's
+ * factor, lab 03's alpha) come from task, the grading's --seed: they are the same in the
+ * recording and in the replays, which replay the recorded parameter bytes. Its input arrays
+ * come from data, drawn from task and a salt (sd_data_seed): the replays' salt is a secret of
+ * the grading run, the recording's another, so that the recording never sees the arrays that
+ * are graded and nothing its host code computes from them can be carried into a replay. */
+typedef struct sd_seeds {
+    uint64_t task, data;
+} sd_seeds;
+
+/* The data seed of (task, salt): a bijection of salt for every task, so that two salts never
+ * give one data seed. */
+uint64_t sd_data_seed(uint64_t task, uint64_t salt);
+
 /* Starts a generator for one named input: different streams of one seed are independent. */
 void sd_init(sd_rng *rng, uint64_t seed, uint64_t stream);
 uint64_t sd_next_u64(sd_rng *rng);
@@ -83,6 +97,10 @@ void sd_fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float l
  * where j was meant always shows: the values are +-(1 + k / 2^23) for k a permutation of
  * 0..n-1, each sign random. Requires n <= 2^23; returns -1 (x untouched) otherwise, else 0. */
 int sd_fill_distinct(float *x, size_t n, uint64_t seed, uint64_t stream);
+/* The same with k a permutation of first..first+n-1: arrays filled from disjoint ranges hold no
+ * value in common, so that no two of a lab's inputs are equal (a launcher that passes one for
+ * another always shows). Requires first + n <= 2^23; returns -1 (x untouched) otherwise. */
+int sd_fill_distinct_from(float *x, size_t n, uint64_t seed, uint64_t stream, size_t first);
 
 #ifdef __cplusplus
 }

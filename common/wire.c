@@ -32,17 +32,23 @@ int wi_mode_parse(const char *name, wi_mode *m)
     return -1;
 }
 
-int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
+int wi_args_to_argv(const char *program, const wi_args *a, char digits[WI_ARG_DIGITS],
                     const char *argv[WI_MAX_ARGV])
 {
     int n = 0;
+    char *seed = digits, *poison = digits + 24;
     snprintf(seed, 24, "%" PRIu64, a->seed);
+    snprintf(poison, WI_ARG_DIGITS - 24, "0x%08" PRIx32, a->poison);
     argv[n++] = program;
     argv[n++] = wi_mode_name(a->mode);
     argv[n++] = "--workdir";
     argv[n++] = a->workdir;
     argv[n++] = "--seed";
     argv[n++] = seed;
+    if (a->poison) {
+        argv[n++] = "--poison";
+        argv[n++] = poison;
+    }
     if (a->lab) {
         argv[n++] = "--lab";
         argv[n++] = a->lab;
@@ -110,7 +116,7 @@ int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t wh
             a->no_timing = 1;
         } else if (!strcmp(opt, "--shared-counters")) {
             a->shared_counters = 1;
-        } else if ((slot || !strcmp(opt, "--seed")) && !value) {
+        } else if ((slot || !strcmp(opt, "--seed") || !strcmp(opt, "--poison")) && !value) {
             return arg_error(why, why_size, "option '%s' needs a value", opt);
         } else if (slot) {
             *slot = argv[++i];
@@ -120,6 +126,13 @@ int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t wh
             a->seed = strtoull(argv[++i], &end, 10);
             if (errno || !*argv[i] || *end)
                 return arg_error(why, why_size, "seed '%s' is not a number", argv[i]);
+        } else if (!strcmp(opt, "--poison")) {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long p = strtoull(argv[++i], &end, 16);
+            if (errno || !*argv[i] || *end || *argv[i] == '-' || p > UINT32_MAX || p == 0)
+                return arg_error(why, why_size, "poison '%s' is not a 32-bit word", argv[i]);
+            a->poison = (uint32_t)p;
         } else {
             return arg_error(why, why_size, "unknown option '%s'", opt);
         }
@@ -389,6 +402,7 @@ cJSON *wi_result_to_json(const wi_result *res)
         cJSON_AddNumberToObject(r, "least_load_bytes", res->run.least_load_bytes);
         cJSON_AddNumberToObject(r, "least_store_bytes", res->run.least_store_bytes);
         cJSON_AddBoolToObject(r, "checked_after_timing", res->run.checked_after_timing);
+        cJSON_AddStringToObject(r, "input_changed", res->run.input_changed);
     }
     if (res->has_timing) {
         const wi_timing *t = &res->timing;
@@ -426,6 +440,8 @@ int wi_result_from_json(const cJSON *o, wi_result *res, char *why, size_t why_si
         res->run.least_load_bytes = num(&r, run, "run", "least_load_bytes");
         res->run.least_store_bytes = num(&r, run, "run", "least_store_bytes");
         res->run.checked_after_timing = flag(&r, run, "run", "checked_after_timing");
+        text(&r, run, "run", "input_changed", res->run.input_changed,
+             sizeof res->run.input_changed);
     }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "timing");
     if ((res->has_timing = t != NULL)) {

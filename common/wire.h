@@ -50,9 +50,12 @@ extern "C" {
 #define WI_ENV_TRACE_OUT "CL_TRACE_OUT"          /* where the tracer writes its record */
 #define WI_ENV_TRACE_SAMPLE "CL_TRACE_SAMPLE"    /* trace one warp in N (default 16) */
 #define WI_ENV_TRACE_MAX_RECORDS "CL_TRACE_MAX_RECORDS" /* records per launch (default 2^18) */
-#define WI_ENV_TRACE_KEY                                                                           \
-    "CL_TRACE_KEY" /* which warps are sampled (hex; from the seed and code)                        \
-                    */
+#define WI_ENV_TRACE_KEY "CL_TRACE_KEY"                 /* the trace's sampling key (hex) */
+/* The data salt (salt.h), decimal: the replays' is the grading run's secret, so it travels in
+ * their environment, which a confined recording cannot read (Landlock keeps it from tracing
+ * them), and never on a command line, which any process may read in /proc; the recording is
+ * given its own. None: salt 0. */
+#define WI_ENV_DATA_SALT "CL_DATA_SALT"
 /* The tracer's function the grading child calls (found with dlsym) to tell it the lab's
  * buffers: void cl_tracer_watch(const uint64_t *ranges, int n), four numbers a buffer: its
  * allocation [lo, hi) and the part of it the lab uses [in_lo, in_hi). */
@@ -86,6 +89,9 @@ typedef struct wi_args {
     const char *record;  /* the replays: the record of the launches to replay */
     const char *workdir; /* where the child writes (required) */
     uint64_t seed;
+    /* The poison of every output and guard (salt.h, sl_poison); 0: none given, the child's
+     * SL_DEFAULT_POISON. */
+    uint32_t poison;
     int no_timing;       /* WI_RUN: save the outputs, time nothing */
     int shared_counters; /* WI_COUNTERS (and WI_RUN's counters): shared-memory bank conflicts */
     /* WI_RUN: the counters engine in the same process (after the timing; before it, with the
@@ -112,10 +118,12 @@ typedef struct wi_args {
  * seven limited takes and its retake after measuring. */
 #define WI_GPU_WAIT_S_BESIDE (8 * WI_GPU_WAIT_S)
 
-#define WI_MAX_ARGV 28
-/* Writes the command line for a into argv (program first, NULL last), the seed's digits into
- * seed (which must outlive argv). Returns the number of arguments. */
-int wi_args_to_argv(const char *program, const wi_args *a, char seed[24],
+#define WI_MAX_ARGV 30
+/* Room for the digits of the seed and of the poison (wi_args_to_argv). */
+#define WI_ARG_DIGITS 48
+/* Writes the command line for a into argv (program first, NULL last), the digits of its
+ * numbers into digits (which must outlive argv). Returns the number of arguments. */
+int wi_args_to_argv(const char *program, const wi_args *a, char digits[WI_ARG_DIGITS],
                     const char *argv[WI_MAX_ARGV]);
 /* Parses argc/argv (argv[0] is the program) into *a. Returns 0, or -1 with why. */
 int wi_args_parse(int argc, char *const argv[], wi_args *a, char *why, size_t why_size);
@@ -136,6 +144,10 @@ typedef struct wi_run {
      * sectors every kernel moved are weighed against (decide.c). */
     double least_load_bytes, least_store_bytes;
     int checked_after_timing; /* the saved outputs are those of one more launch after timing */
+    /* The first of the lab's inputs that a replay of this child changed (its name, "x"), any
+     * byte of its allocation, guards and padding included; "" when every one was left as the
+     * lab set it up. */
+    char input_changed[64];
 } wi_run;
 
 typedef struct wi_time {

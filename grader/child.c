@@ -47,8 +47,8 @@ static int run_once(const char *worker, const ch_request *req, const wi_args *ar
                     const int *keep_fds, rn_result *r)
 {
     const char *argv[WI_MAX_ARGV];
-    char seed[24];
-    wi_args_to_argv(worker, args, seed, argv);
+    char digits[WI_ARG_DIGITS];
+    wi_args_to_argv(worker, args, digits, argv);
     rn_options ro = run_options(req, keep_fds);
     char path[4200];
     record_path(req->cwd, args->workdir, path, sizeof path);
@@ -177,8 +177,8 @@ static void *early_thread(void *arg)
     keep[n] = e->fwd[0];
     keep[n + 1] = -1;
     const char *argv[WI_MAX_ARGV];
-    char seed[24];
-    wi_args_to_argv(e->worker, &args, seed, argv);
+    char digits[WI_ARG_DIGITS];
+    wi_args_to_argv(e->worker, &args, digits, argv);
     rn_options ro = run_options(&beside, keep);
     ro.go_fd = &e->go[0];
     ro.go_to = e->fwd[1];
@@ -325,8 +325,8 @@ ch_server *ch_serve(const char *worker, const gl_lock *gpu, const char *log, int
                  .serve_fd = fd,
                  .gpu_lock = gpu->lock_fd >= 0 ? fds : NULL};
     const char *argv[WI_MAX_ARGV];
-    char seed[24];
-    wi_args_to_argv(worker, &a, seed, argv);
+    char digits[WI_ARG_DIGITS];
+    wi_args_to_argv(worker, &a, digits, argv);
     snprintf(s->log, sizeof s->log, "%s", log);
     int out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     fflush(NULL);

@@ -73,7 +73,9 @@ static const cli_option options[] = {
     {"--print", NULL, OPT_SET, AT(print), 1, NULL,
      N_("with --course: show the effective settings of each lab and exit"), GROUP_GRADE},
     {"--seed", NULL, OPT_SEED, AT(seed), 0, "N",
-     N_("seed of the random inputs (default: a new one each run)"), GROUP_GRADE},
+     N_("seed of the task: its scalars and check shapes; the arrays are drawn\n"
+        "afresh each run all the same (default: a new one each run)"),
+     GROUP_GRADE},
     {"--timeout", NULL, OPT_SECONDS, AT(timeout_s), 0, "SECONDS",
      N_("time limit of each run of a kernel (default: 60)"), GROUP_GRADE},
     {"--no-trace", NULL, OPT_SET, AT(trace), 0, NULL,

@@ -36,18 +36,18 @@ static void *check_thread(void *arg)
     free(res);
     if (saved) {
         double t = rn_now_s();
-        e->rc = e->spec->check(e->dir, e->seed, &e->spec->shapes->graded, &e->check);
+        e->rc = e->spec->check(e->dir, e->seeds, &e->spec->shapes->graded, &e->check);
         e->seconds = rn_now_s() - t;
         e->done = 1;
     }
     return NULL;
 }
 
-void ec_begin(ec_check *e, const lab_spec *spec, uint64_t seed, const char *dir, int enabled)
+void ec_begin(ec_check *e, const lab_spec *spec, sd_seeds seeds, const char *dir, int enabled)
 {
     memset(e, 0, sizeof *e);
     e->spec = spec;
-    e->seed = seed;
+    e->seeds = seeds;
     e->dir = dir;
     atomic_init(&e->child_ended, 0);
     e->started = enabled && pthread_create(&e->thread, NULL, check_thread, e) == 0;

@@ -24,7 +24,7 @@ extern "C" {
 
 typedef struct ec_check {
     const lab_spec *spec;
-    uint64_t seed;
+    sd_seeds seeds;
     const char *dir; /* the run's folder: its record and outputs */
     pthread_t thread;
     int started;
@@ -37,9 +37,9 @@ typedef struct ec_check {
 } ec_check;
 
 /* Starts the thread that waits for dir's first record of a run and then checks the outputs of
- * spec's graded problem for seed (when enabled; else nothing is done). dir must live until
+ * spec's graded problem for seeds (when enabled; else nothing is done). dir must live until
  * ec_end. */
-void ec_begin(ec_check *e, const lab_spec *spec, uint64_t seed, const char *dir, int enabled);
+void ec_begin(ec_check *e, const lab_spec *spec, sd_seeds seeds, const char *dir, int enabled);
 /* The child has ended: r says how (NULL: it never started), last is its last record (NULL: none
  * could be read). Waits for the check where it was begun, and works out whether it holds. */
 void ec_end(ec_check *e, const rn_result *r, const wi_result *last);

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -897,12 +898,61 @@ static void scan_device_code(const gr_config *cfg, const lab_spec *spec, const l
                  seen[0] ? seen : _("nothing"));
 }
 
+/* The seeds the replays' arrays were filled from (the run's secret salt), and the
+ * recording's: the task's scalars with other arrays of the same shapes. */
+static sd_seeds replay_seeds(const gr_config *cfg)
+{
+    return (sd_seeds){cfg->seed, sd_data_seed(cfg->seed, cfg->salt)};
+}
+
+static sd_seeds record_seeds(const gr_config *cfg)
+{
+    return (sd_seeds){cfg->seed, sd_data_seed(cfg->seed, cfg->record_salt)};
+}
+
+/* "NAME=SALT" for a child's environment (wire.h WI_ENV_DATA_SALT), in buf. */
+static const char *salt_entry(uint64_t salt, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s=%" PRIu64, WI_ENV_DATA_SALT, salt);
+    return buf;
+}
+
+/* The replays' environment: the run's data salt, which only they are given (never on a
+ * command line, which the recording could read). It lives as long as the process, for the
+ * replays started early (ch_start_early); it is written only when the salt changes, which
+ * happens before any replay of a run is started. */
+static const char **replay_env(const gr_config *cfg)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static char entry[64];
+    static const char *env[2] = {entry, NULL};
+    char want[64];
+    salt_entry(cfg->salt, want, sizeof want);
+    pthread_mutex_lock(&mu);
+    if (strcmp(entry, want))
+        snprintf(entry, sizeof entry, "%s", want);
+    pthread_mutex_unlock(&mu);
+    return env;
+}
+
+/* A replay that changed one of the lab's inputs (its result names it, input; "" none) broke
+ * the contract. */
+static void note_input_changed(oc_outcome *o, const char *input)
+{
+    if (o->refused[0] || !input[0])
+        return;
+    snprintf(o->refused, sizeof o->refused,
+             _("a replay changed the input '%s' (its launches must leave their inputs as they "
+               "found them)"),
+             input);
+}
+
 /* spec's check of the outputs in dir, its time added to *seconds. */
-static int timed_check(const lab_spec *spec, double *seconds, const char *dir, uint64_t seed,
+static int timed_check(const lab_spec *spec, double *seconds, const char *dir, sd_seeds seeds,
                        const cl_shape *shape, lab_check *out)
 {
     double t = rn_now_s();
-    int rc = spec->check(dir, seed, shape, out);
+    int rc = spec->check(dir, seeds, shape, out);
     *seconds += rn_now_s() - t;
     return rc;
 }
@@ -940,7 +990,8 @@ static double early_wait_s(const gr_config *cfg)
 typedef struct record_job {
     sb_policy policy;
     char tmpdir[4300];
-    const char *env[2];
+    char salt[64]; /* the recording's data salt, never the replays' */
+    const char *env[3];
     ch_request req;
     ch_early *early; /* started with the lab, not yet told to go on */
 } record_job;
@@ -953,12 +1004,14 @@ static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_fi
     gr_record_policy(f->rec, &j->policy);
     snprintf(j->tmpdir, sizeof j->tmpdir, "TMPDIR=%s", f->rec);
     j->env[0] = j->tmpdir;
-    j->env[1] = NULL;
+    j->env[1] = salt_entry(cfg->record_salt, j->salt, sizeof j->salt);
+    j->env[2] = NULL;
     j->req = (ch_request){.args = {.mode = WI_RECORD,
                                    .lab = spec->id,
                                    .kernel = f->so,
                                    .workdir = f->rec,
-                                   .seed = cfg->seed},
+                                   .seed = cfg->seed,
+                                   .poison = cfg->poison},
                           .timeout_s = cfg->run_timeout_s,
                           .env = j->env,
                           .sandbox = cfg->confine_recording ? &j->policy : NULL,
@@ -1092,8 +1145,10 @@ static ch_request replay_request(const gr_config *cfg, const lab_spec *spec, con
                                .image = REPLAY_IMAGE,
                                .record = mode == WI_TRACE ? WI_TRACE_RECORD_FILE : WI_RECORD_FILE,
                                .workdir = replay_names[dir],
-                               .seed = cfg->seed},
+                               .seed = cfg->seed,
+                               .poison = cfg->poison},
                       .timeout_s = timeout_s,
+                      .env = replay_env(cfg),
                       .gpu = cfg->gpu,
                       .cwd = f->run};
     return req;
@@ -1133,8 +1188,11 @@ static void ask_counts(const gr_config *cfg, const lab_spec *spec, const lab_fil
 {
     if (!served(cfg))
         return;
-    cq_request rq = {
-        .seed = cfg->seed, .limit_s = count_limit_s(cfg), .shared = spec->report_bank_conflicts};
+    cq_request rq = {.seed = cfg->seed,
+                     .salt = cfg->salt,
+                     .poison = cfg->poison,
+                     .limit_s = count_limit_s(cfg),
+                     .shared = spec->report_bank_conflicts};
     snprintf(rq.lab, sizeof rq.lab, "%s", spec->id);
     if (!realpath(f->run, rq.dir) || cq_send(cfg->counting->sock, &rq, &count_answer) != 0)
         count_answer = -1;
@@ -1202,6 +1260,7 @@ typedef struct checks {
     unsigned shapes_checked; /* the graded problem and the small shapes checked */
     char run_problem[512];   /* a small shape's replay left no usable record */
     int guards_broken;       /* a small shape's replay wrote outside its outputs */
+    char input_changed[64];  /* a small shape's replay changed this input */
     int recorded_run_correct;
     double seconds;
 } checks;
@@ -1219,8 +1278,11 @@ static void check_small_shapes(const gr_config *cfg, const lab_spec *spec, const
         static wi_result res;
         static lab_check small;
         int read = ch_read_result(dir, &res, bad, sizeof bad) == 0 && res.has_run;
-        int rc =
-            read ? timed_check(spec, &c->seconds, dir, cfg->seed, &shapes->checks[k], &small) : -1;
+        if (read && res.run.input_changed[0] && !c->input_changed[0])
+            snprintf(c->input_changed, sizeof c->input_changed, "%s", res.run.input_changed);
+        int rc = read ? timed_check(spec, &c->seconds, dir, replay_seeds(cfg), &shapes->checks[k],
+                                    &small)
+                      : -1;
         c->shapes_checked++;
         if (read && rc == 0 && small.passed && res.run.guards_intact)
             continue;
@@ -1251,8 +1313,8 @@ static void check_outputs(const gr_config *cfg, const lab_spec *spec, const lab_
         c->check = made->check;
         c->seconds = made->seconds;
     } else {
-        c->check_ok = timed_check(spec, &c->seconds, f->replay[REPLAY_RUN], cfg->seed, graded,
-                                  &c->check) == 0;
+        c->check_ok = timed_check(spec, &c->seconds, f->replay[REPLAY_RUN], replay_seeds(cfg),
+                                  graded, &c->check) == 0;
     }
     c->shapes_checked = 1;
     int passed = c->check_ok && c->check.passed;
@@ -1264,7 +1326,7 @@ static void check_outputs(const gr_config *cfg, const lab_spec *spec, const lab_
          * whole run, as the recording made it, must be right too (outputs of the same bytes as
          * the replay's, which passed, are). */
         static lab_check own;
-        int rc = timed_check(spec, &c->seconds, f->rec, cfg->seed, graded, &own);
+        int rc = timed_check(spec, &c->seconds, f->rec, record_seeds(cfg), graded, &own);
         if (rc != 0 || !own.passed) {
             c->check = own;
             c->check_ok = rc == 0;
@@ -1275,7 +1337,8 @@ static void check_outputs(const gr_config *cfg, const lab_spec *spec, const lab_
          * it launched. */
         static lab_check own;
         c->recorded_run_correct =
-            timed_check(spec, &c->seconds, f->rec, cfg->seed, graded, &own) == 0 && own.passed;
+            timed_check(spec, &c->seconds, f->rec, record_seeds(cfg), graded, &own) == 0 &&
+            own.passed;
     }
 }
 
@@ -1291,6 +1354,7 @@ static void apply_checks(oc_outcome *o, const checks *c)
         o->guards_intact = 0;
     o->recorded_run_correct = c->recorded_run_correct;
     o->check_s += c->seconds;
+    note_input_changed(o, c->input_changed);
 }
 
 typedef struct trace_job trace_job; /* the trace beside the run (trace_start, below) */
@@ -1304,7 +1368,7 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
 {
     ch_request req = run_request(cfg, spec, f);
     rn_result r;
-    ec_begin(made, spec, cfg->seed, f->replay[REPLAY_RUN], cfg->early_checks);
+    ec_begin(made, spec, replay_seeds(cfg), f->replay[REPLAY_RUN], cfg->early_checks);
     /* Alone, where no lock keeps the trace out of the run child's measured sections, the trace
      * starts once the child says they are over: beside its replays at the check shapes. */
     int locked = cfg->gpu && cfg->gpu->lock_fd >= 0;
@@ -1324,6 +1388,8 @@ static void correctness_run(const gr_config *cfg, const lab_spec *spec, oc_outco
         snprintf(o->run_problem, sizeof o->run_problem,
                  _("the grading child's record is unusable: %.400s"), bad);
     rn_result_free(&r);
+    if (read && res.has_run)
+        note_input_changed(o, res.run.input_changed);
     if (read && res.has_run && res.run.launched) {
         o->ran = 1;
         o->guards_intact = res.run.guards_intact;
@@ -1393,14 +1459,18 @@ static void check_measured(const gr_config *cfg, const lab_spec *spec, oc_outcom
 {
     static wi_result res;
     char bad[512] = "";
+    int read = ch_read_result(dir, &res, bad, sizeof bad) == 0 && res.has_run;
+    if (read)
+        note_input_changed(o, res.run.input_changed);
     if (o->measured_wrong[0])
         return;
-    int read = ch_read_result(dir, &res, bad, sizeof bad) == 0 && res.has_run;
     /* Bytes equal to the checked run's pass as it did; anything else (a reduction summed in
      * another order, a smaller problem) is checked against the CPU reference again. */
     if (read && res.run.guards_intact && gr_same_outputs(checked, dir))
         return;
-    int rc = read ? timed_check(spec, &o->check_s, dir, cfg->seed, shape, &o->measured_check) : -1;
+    int rc = read
+                 ? timed_check(spec, &o->check_s, dir, replay_seeds(cfg), shape, &o->measured_check)
+                 : -1;
     if (read && rc == 0 && o->measured_check.passed && res.run.guards_intact)
         return;
     snprintf(o->measured_wrong, sizeof o->measured_wrong, "%s", how);
@@ -1656,8 +1726,8 @@ typedef struct trace_job {
     int went;          /* early was told to go on */
     int ended;         /* trace_end is done */
     uint64_t key;      /* which warps it samples: from the seed and the submitted file */
-    char env[6][4600]; /* the first try's environment, which early's request points to */
-    const char *envp[7];
+    char env[7][4600]; /* the first try's environment, which early's request points to */
+    const char *envp[8];
 } trace_job;
 
 /* The trace's sampling key: the seed mixed with the submitted file's bytes (FNV-1a), so that
@@ -1680,10 +1750,10 @@ static uint64_t trace_key(uint64_t seed, const char *source)
 }
 
 /* The traced child's environment for a try (one warp in sample, room for max_records records
- * a launch), in bufs, pointed to by env. The trace's file is named relative to the replays'
- * folder, where the child runs. */
+ * a launch, the sampling key), in bufs, pointed to by env; the replays' data salt with it.
+ * The trace's file is named relative to the replays' folder, where the child runs. */
 static void trace_env(const gr_config *cfg, unsigned sample, unsigned max_records, uint64_t key,
-                      char bufs[6][4600], const char *env[7])
+                      char bufs[7][4600], const char *env[8])
 {
     snprintf(bufs[0], sizeof bufs[0], "%s=%s/%s", WI_ENV_INJECTION, cfg->tracer_dir, WI_TRACER_LIB);
     snprintf(bufs[1], sizeof bufs[1], "%s=%s/%s", WI_ENV_TRACE_PATCHES, cfg->tracer_dir,
@@ -1693,9 +1763,10 @@ static void trace_env(const gr_config *cfg, unsigned sample, unsigned max_record
     snprintf(bufs[3], sizeof bufs[3], "%s=%u", WI_ENV_TRACE_SAMPLE, sample);
     snprintf(bufs[4], sizeof bufs[4], "%s=%u", WI_ENV_TRACE_MAX_RECORDS, max_records);
     snprintf(bufs[5], sizeof bufs[5], "%s=%016llx", WI_ENV_TRACE_KEY, (unsigned long long)key);
-    for (int i = 0; i < 6; ++i)
+    salt_entry(cfg->salt, bufs[6], sizeof bufs[6]);
+    for (int i = 0; i < 7; ++i)
         env[i] = bufs[i];
-    env[6] = NULL;
+    env[7] = NULL;
 }
 
 static ch_request trace_request(trace_job *j, const char **env)
@@ -1714,8 +1785,8 @@ static int trace_child(trace_job *j, size_t i, wi_trace *t, char *why, size_t wh
     const gr_config *cfg = j->cfg;
     oc_outcome *o = &j->found;
     const lab_files *f = j->f;
-    char out[4400], bufs[6][4600];
-    const char *env[7];
+    char out[4400], bufs[7][4600];
+    const char *env[8];
     snprintf(out, sizeof out, "%s/%s", f->replay[REPLAY_TRACE], WI_TRACE_FILE);
     trace_env(cfg, trace_tries[i].sample, trace_tries[i].max_records, j->key, bufs, env);
     ch_request req = trace_request(j, env);
@@ -2142,8 +2213,9 @@ size_t gr_compiles_ahead(void)
  * (lab_reference). */
 typedef struct reference_job {
     const lab_spec *spec;
-    uint64_t seed;
-    int traced; /* the trace runs */
+    sd_seeds seeds;
+    sd_seeds recorded; /* the recording's, whose run a lab that sets its problem up checks */
+    int traced;        /* the trace runs */
     pthread_t thread;
     int started;
 } reference_job;
@@ -2152,16 +2224,19 @@ static void *reference_thread(void *arg)
 {
     const reference_job *r = arg;
     const cl_shapes *shapes = r->spec->shapes;
-    lab_reference(r->spec->reference, r->seed, &shapes->graded);
+    lab_reference(r->spec->reference, r->seeds, &shapes->graded);
     if (r->traced && cl_traced_smaller(shapes)) /* the trace's outputs are checked too */
-        lab_reference(r->spec->reference, r->seed, &shapes->traced);
+        lab_reference(r->spec->reference, r->seeds, &shapes->traced);
+    if (r->spec->student_setup) /* the recording's own run is checked too, on its arrays */
+        lab_reference(r->spec->reference, r->recorded, &shapes->graded);
     return NULL;
 }
 
 static void reference_begin(const gr_config *cfg, const lab_spec *spec, reference_job *r)
 {
     r->spec = spec;
-    r->seed = cfg->seed;
+    r->seeds = replay_seeds(cfg);
+    r->recorded = record_seeds(cfg);
     r->traced = cfg->trace;
     r->started = spec->reference && spec->shapes &&
                  pthread_create(&r->thread, NULL, reference_thread, r) == 0;
@@ -2199,6 +2274,7 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
     memset(o, 0, sizeof *o);
     o->spec = spec;
     snprintf(o->workdir, sizeof o->workdir, "%s", workdir);
+    lab_set_poison(cfg->poison); /* what the checks count as never written */
     char source[4096];
     if (cfg->kernel)
         snprintf(source, sizeof source, "%s", cfg->kernel);

@@ -24,7 +24,12 @@ typedef struct gr_config {
     const char *arch;   /* nvcc -arch, "native" by default */
     const char *kernel; /* grade this file instead of the lab's kernel.cu; NULL for the default */
     int solution;       /* grade solutions/NN-slug/kernel.cu */
-    uint64_t seed;
+    uint64_t seed;      /* the task (--seed): its scalars and its check shapes */
+    /* Drawn afresh every run (salt.h, sl_draw_run): the replays' data salt, known to them and
+     * to the grader's checks of them only; the recording's, for other arrays of the same
+     * shapes; and the poison of every output and guard. */
+    uint64_t salt, record_salt;
+    uint32_t poison;
     int counters;           /* run the counters engine */
     int trace;              /* run the trace engine */
     const char *tracer_dir; /* where libcl_tracer.so and cl_trace_patch.fatbin are */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "seeded.h"
 #include "shape.h"
 
 #ifdef __cplusplus
@@ -28,8 +29,8 @@ typedef struct lab_check {
     char hint[512];     /* the lab's own next step for this failure; empty for the generic one */
 } lab_check;
 
-/* A lab's CPU reference for (seed, shape), in one malloc'ed block (the lab's own layout). */
-typedef void *(*lab_ref_fn)(uint64_t seed, const cl_shape *shape);
+/* A lab's CPU reference for (seeds, shape), in one malloc'ed block (the lab's own layout). */
+typedef void *(*lab_ref_fn)(sd_seeds seeds, const cl_shape *shape);
 
 typedef struct lab_spec {
     const char *id;                     /* "01" */
@@ -40,9 +41,11 @@ typedef struct lab_spec {
     int points_correct, points_load, points_store;
     const char *size_text; /* the problem size, for the report and the manifest */
     /* Compares the outputs the child saved in workdir, for the problem of that shape, against
-     * a CPU reference computed from the same seed. Returns 0 when it could compare (whatever
-     * it found), -1 when the outputs are missing or malformed (details says which). */
-    int (*check)(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out);
+     * a CPU reference computed from the same seeds (the task's, for the scalars, and the data
+     * seed the child's arrays were filled from: seeded.h sd_seeds). Returns 0 when it could
+     * compare (whatever it found), -1 when the outputs are missing or malformed (details says
+     * which). */
+    int (*check)(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out);
     /* The sizes it is graded, traced and checked at (labNN_data.c, shared with the child). */
     const cl_shapes *shapes;
     /* The student's own functions set the problem up (lab 07 allocates and uploads): the
@@ -85,7 +88,7 @@ typedef struct lab_spec {
     /* Gradescope's visibility of each graded part (correctness, loads, stores, speed), as a
      * course file sets it; NULL: the default (visible). */
     const char *visibility[4];
-    /* Optional: the CPU reference check() compares with, for a seed and a shape, which
+    /* Optional: the CPU reference check() compares with, for seeds and a shape, which
      * check() takes through lab_reference; the grader has the graded problem's made on a
      * thread while the kernel is compiled and recorded. NULL: check() computes its own. */
     lab_ref_fn reference;
@@ -97,11 +100,11 @@ extern const size_t lab_count;
 /* Finds a lab by number ("01", "1") or slug ("dram-burst"); NULL when none matches. */
 const lab_spec *lab_find(const char *name);
 
-/* The reference make computes for (seed, shape): made now by this thread, or one made before
+/* The reference make computes for (seeds, shape): made now by this thread, or one made before
  * (waited for while another thread makes it). Kept by the table (a few of them, the oldest
  * made again when asked for after others): valid until the next call from any thread but the
  * one that asked. NULL when out of memory. */
-const void *lab_reference(lab_ref_fn make, uint64_t seed, const cl_shape *shape);
+const void *lab_reference(lab_ref_fn make, sd_seeds seeds, const cl_shape *shape);
 /* Frees every reference made; none may be in use, or being made. */
 void lab_forget_references(void);
 
@@ -110,10 +113,16 @@ void lab_forget_references(void);
 void *lab_load_output(const char *workdir, const char *name, size_t bytes, char *why,
                       size_t why_size);
 
+/* The poison the grading run's children write over outputs and guards (salt.h): what
+ * lab_compare counts as never written, and lab 07's padding must still hold. Set once a run,
+ * before any check (gr_grade_lab); SL_DEFAULT_POISON until then. */
+void lab_set_poison(uint32_t poison);
+uint32_t lab_poison(void);
+
 /* Compares one output with its CPU reference (rows x cols floats) and adds what it found to
- * out: elements checked, wrong, and still holding the child's poison. Describes it on details
- * (the first wrong coordinates, the poisoned count) when details is not NULL. out->passed is
- * the caller's to set. */
+ * out: elements checked, wrong, and still holding the child's poison (lab_poison). Describes
+ * it on details (the first wrong coordinates, the poisoned count) when details is not NULL.
+ * out->passed is the caller's to set. */
 void lab_compare(lab_check *out, FILE *details, const char *name, const float *got,
                  const float *want, size_t rows, size_t cols, cmp_tolerance tol);
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "i18n.h"
 #include "lab.h"
+#include "salt.h"
 #include "wire.h"
 
 #include <ctype.h>
@@ -47,7 +48,7 @@ enum { REFS = 8, REF_EMPTY = 0, REF_MAKING, REF_MADE };
 
 static struct {
     lab_ref_fn make;
-    uint64_t seed;
+    sd_seeds seeds;
     cl_shape shape;
     void *data;
     int state;
@@ -57,9 +58,10 @@ static unsigned long ref_clock;
 static pthread_mutex_t refs_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t refs_made = PTHREAD_COND_INITIALIZER;
 
-static int same_ref(int i, lab_ref_fn make, uint64_t seed, const cl_shape *shape)
+static int same_ref(int i, lab_ref_fn make, sd_seeds seeds, const cl_shape *shape)
 {
-    if (refs[i].state == REF_EMPTY || refs[i].make != make || refs[i].seed != seed)
+    if (refs[i].state == REF_EMPTY || refs[i].make != make || refs[i].seeds.task != seeds.task ||
+        refs[i].seeds.data != seeds.data)
         return 0;
     for (int d = 0; d < CL_SHAPE_DIMS; ++d)
         if (refs[i].shape.d[d] != shape->d[d])
@@ -67,13 +69,13 @@ static int same_ref(int i, lab_ref_fn make, uint64_t seed, const cl_shape *shape
     return 1;
 }
 
-const void *lab_reference(lab_ref_fn make, uint64_t seed, const cl_shape *shape)
+const void *lab_reference(lab_ref_fn make, sd_seeds seeds, const cl_shape *shape)
 {
     pthread_mutex_lock(&refs_mu);
     for (;;) {
         int found = -1;
         for (int i = 0; i < REFS && found < 0; ++i)
-            if (same_ref(i, make, seed, shape))
+            if (same_ref(i, make, seeds, shape))
                 found = i;
         if (found < 0)
             break;
@@ -94,16 +96,16 @@ const void *lab_reference(lab_ref_fn make, uint64_t seed, const cl_shape *shape)
             slot = i;
     if (slot < 0) { /* every one being made: this one is the caller's alone, never freed */
         pthread_mutex_unlock(&refs_mu);
-        return make(seed, shape);
+        return make(seeds, shape);
     }
     free(refs[slot].data);
     refs[slot].make = make;
-    refs[slot].seed = seed;
+    refs[slot].seeds = seeds;
     refs[slot].shape = *shape;
     refs[slot].data = NULL;
     refs[slot].state = REF_MAKING;
     pthread_mutex_unlock(&refs_mu);
-    void *data = make(seed, shape);
+    void *data = make(seeds, shape);
     pthread_mutex_lock(&refs_mu);
     refs[slot].data = data;
     refs[slot].state = data ? REF_MADE : REF_EMPTY;
@@ -151,12 +153,24 @@ void *lab_load_output(const char *workdir, const char *name, size_t bytes, char 
     return buf;
 }
 
+static uint32_t poison = SL_DEFAULT_POISON;
+
+void lab_set_poison(uint32_t p)
+{
+    poison = p ? p : SL_DEFAULT_POISON;
+}
+
+uint32_t lab_poison(void)
+{
+    return poison;
+}
+
 void lab_compare(lab_check *out, FILE *details, const char *name, const float *got,
                  const float *want, size_t rows, size_t cols, cmp_tolerance tol)
 {
     cmp_result res;
     cmp_floats(got, want, rows, cols, tol, &res);
-    size_t unwritten = cmp_count_bits(got, rows * cols, 0xffffffffu); /* the child's poison */
+    size_t unwritten = cmp_count_bits(got, rows * cols, poison); /* the child's poison */
     out->checked += res.checked;
     out->mismatches += res.mismatches;
     out->unwritten += unwritten;

@@ -39,6 +39,7 @@
 #include "report.h"
 #include "sandbox.h"
 #include "runner.h"
+#include "salt.h"
 
 #ifndef CL_VERSION
 #define CL_VERSION "0.1.0"
@@ -304,6 +305,13 @@ static void make_config(session *s)
                          .early_replays = early("0"),
                          .early_recording = early("no-recording"),
                          .early_checks = early("0")};
+    /* Drawn afresh every run, --seed or not: the replays' arrays, which the recording never
+     * sees, and the poison (salt.h). The verdict does not depend on them. */
+    sl_run drawn;
+    sl_draw_run(&drawn);
+    s->cfg.salt = drawn.salt;
+    s->cfg.record_salt = drawn.record_salt;
+    s->cfg.poison = drawn.poison;
 #ifdef CL_HAVE_BATCH
     if (opt->course && !(opt->timeout_s > 0) && course.timeout_s > 0)
         s->cfg.run_timeout_s = course.timeout_s; /* the course's, where --timeout is not given */

@@ -15,7 +15,7 @@ if(TARGET PkgConfig::CMOCKA)
 
   set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis
                     registry wire record sandbox ptxscan sassscan device_scan compile_cache pool
-                    i18n child early_check countreq)
+                    i18n child early_check countreq salt)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)

@@ -12,6 +12,8 @@
  *                         (the tracer injected)
  *   grade-worker explore  --lab NN --workdir DIR
  *
+ * Every mode that sets a lab up also takes --poison P (the run's poison, salt.h) and reads
+ * the data salt of its arrays from CL_DATA_SALT in its environment (wire.h WI_ENV_DATA_SALT).
  * The command line and everything it has to say, DIR/result.json, are the wire's (wire.h);
  * stdout and stderr are captured by the grader and shown, never parsed.
  */
@@ -38,6 +40,7 @@
 #include "devinfo.h"
 #include "timing.h"
 #include "gpulock.h"
+#include "salt.h"
 #include "wire.h"
 #include "worker.h"
 
@@ -91,14 +94,14 @@ void *wk_symbol(const wk_job *job, const char *name)
     return sym;
 }
 
-/* The lab's buffers, in the order they were made, and the part of each the lab uses (all of
- * it but the guards). */
+/* The lab's buffers, in the order they were made, the part of each the lab uses (all of it
+ * but the guards), and each input's name (NULL: an output). */
 static rl_buffer buffers[WI_MAX_BUFFERS];
 static uint64_t in_use[WI_MAX_BUFFERS][2];
+static const char *input_name[WI_MAX_BUFFERS];
 static uint32_t nbuffers;
-static uint32_t inputs; /* bit i: buffer i is an input (wk_input) */
 
-static void add_buffer(const void *base, size_t bytes, size_t guard)
+static void add_buffer(const void *base, size_t bytes, size_t guard, const char *input)
 {
     if (nbuffers == WI_MAX_BUFFERS) {
         fprintf(stderr, "the lab has more than %d buffers\n", WI_MAX_BUFFERS);
@@ -107,12 +110,13 @@ static void add_buffer(const void *base, size_t bytes, size_t guard)
     uint64_t lo = (uint64_t)(uintptr_t)base;
     in_use[nbuffers][0] = lo + guard;
     in_use[nbuffers][1] = lo + bytes - guard;
+    input_name[nbuffers] = input;
     buffers[nbuffers++] = (rl_buffer){lo, bytes};
 }
 
-void wk_add_buffer(const void *base, size_t bytes)
+void wk_add_buffer(const void *base, size_t bytes, const char *input)
 {
-    add_buffer(base, bytes, 0);
+    add_buffer(base, bytes, 0, input);
 }
 
 /* Tells the trace engine, when it is injected, where the lab's buffers and their guards are,
@@ -135,20 +139,12 @@ static void watch_buffers(void)
     watch(ranges, (int)nbuffers);
 }
 
-void wk_input(const void *dev)
-{
-    uint32_t b;
-    uint64_t delta;
-    if (rl_locate(buffers, nbuffers, (uint64_t)(uintptr_t)dev, &b, &delta) != 0) {
-        fprintf(stderr, "the lab marked as an input memory that is none of its buffers\n");
-        exit(CL_EXIT_IO);
-    }
-    inputs |= 1u << b;
-}
-
 uint32_t wk_inputs(void)
 {
-    return inputs;
+    uint32_t bits = 0;
+    for (uint32_t i = 0; i < nbuffers; ++i)
+        bits |= input_name[i] ? 1u << i : 0u;
+    return bits;
 }
 
 uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS])
@@ -157,14 +153,47 @@ uint32_t wk_buffers(rl_buffer out[WI_MAX_BUFFERS])
     return nbuffers;
 }
 
-void *wk_alloc_guarded(size_t bytes)
+/* The run's poison (main: --poison; the counting server: each request's). */
+static uint32_t poison = SL_DEFAULT_POISON;
+
+uint32_t wk_poison(void)
+{
+    return poison;
+}
+
+int wk_holds_poison(const void *host, size_t bytes)
+{
+    const unsigned char *b = host;
+    for (size_t i = 0; i < bytes; ++i)
+        if (b[i] != sl_poison_byte(poison, i))
+            return 0;
+    return 1;
+}
+
+/* Allocates bytes with its guards, the whole block poisoned, and makes it one of the lab's
+ * buffers: the input named input, or an output where input is NULL. */
+static void *alloc_guarded(size_t bytes, const char *input)
 {
     char *base = NULL;
     size_t total = bytes + 2 * WK_GUARD_BYTES;
+    if (bytes % 4) {
+        fprintf(stderr, "the grader allocates whole floats, not %zu bytes\n", bytes);
+        exit(CL_EXIT_IO);
+    }
     CL_CUDA_CHECK(cudaMalloc((void **)&base, total));
-    CL_CUDA_CHECK(cudaMemset(base, WK_POISON_BYTE, total));
-    add_buffer(base, total, WK_GUARD_BYTES);
+    CL_CUDA_CHECK(wk_fill_poison(base, total));
+    add_buffer(base, total, WK_GUARD_BYTES, input);
     return base + WK_GUARD_BYTES;
+}
+
+void *wk_alloc_input(const char *name, size_t bytes)
+{
+    return alloc_guarded(bytes, name);
+}
+
+void *wk_alloc_output(size_t bytes)
+{
+    return alloc_guarded(bytes, NULL);
 }
 
 int wk_guards_intact(const void *ptr, size_t bytes)
@@ -174,10 +203,8 @@ int wk_guards_intact(const void *ptr, size_t bytes)
     CL_CUDA_CHECK(cudaMemcpy(guard[0], base, WK_GUARD_BYTES, cudaMemcpyDeviceToHost));
     CL_CUDA_CHECK(cudaMemcpy(guard[1], base + WK_GUARD_BYTES + bytes, WK_GUARD_BYTES,
                              cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < sizeof guard; ++i)
-        if (((unsigned char *)guard)[i] != WK_POISON_BYTE)
-            return 0;
-    return 1;
+    /* Both guards start a whole number of words from the block's start (bytes % 4 == 0). */
+    return wk_holds_poison(guard[0], WK_GUARD_BYTES) && wk_holds_poison(guard[1], WK_GUARD_BYTES);
 }
 
 void wk_free_guarded(void *ptr)
@@ -186,37 +213,85 @@ void wk_free_guarded(void *ptr)
         cudaFree((char *)ptr - WK_GUARD_BYTES);
 }
 
-/* The device outputs the lab saved since it was set up (wk_save_device_raw), so that one more
- * replay can start from poisoned outputs again. */
-static struct {
-    const void *dev;
-    size_t bytes;
-} outputs[WI_MAX_BUFFERS];
-static uint32_t noutputs;
-
-static void note_output(const void *dev, size_t bytes)
-{
-    for (uint32_t i = 0; i < noutputs; ++i)
-        if (outputs[i].dev == dev)
-            return;
-    if (noutputs < WI_MAX_BUFFERS) {
-        outputs[noutputs].dev = dev;
-        outputs[noutputs++].bytes = bytes;
-    }
-}
-
+/* Every output of the lab (its usable part; all of a buffer the lab added itself) poisoned
+ * again, so that one more replay starts from nothing of the last one's work. */
 static void poison_outputs(void)
 {
-    for (uint32_t i = 0; i < noutputs; ++i)
-        CL_CUDA_CHECK(cudaMemset((void *)outputs[i].dev, WK_POISON_BYTE, outputs[i].bytes));
+    for (uint32_t i = 0; i < nbuffers; ++i)
+        if (!input_name[i])
+            CL_CUDA_CHECK(wk_fill_poison((void *)(uintptr_t)in_use[i][0],
+                                         (size_t)(in_use[i][1] - in_use[i][0])));
+}
+
+/* ---- inputs left as the lab set them up ----
+ * A replay's launches may read their inputs, never change them: a replay that leaves a value
+ * behind in an input (or in its guards or padding) could hand it to the next one, or to the
+ * grader's check of what it read. Once a replaying step has set the lab up, every input is
+ * copied whole on the GPU (snapshot_inputs); after each replay, the timed ones included, a
+ * comparison kernel of the grader's (fill.cu) sets the input's flag on the device where any
+ * byte differs from the copy (compare_inputs), and the first input whose flag is set is named
+ * in the step's result (note_changed_inputs: wi_run.input_changed), which the grader makes a
+ * breach of the contract. The flags stay set, so a change in any timed repeat is seen. */
+static void *snapshot[WI_MAX_BUFFERS];
+static unsigned *changed_dev; /* one flag a buffer, on the device */
+static int snapped;
+
+static void compare_inputs(void)
+{
+    for (uint32_t i = 0; snapped && i < nbuffers; ++i)
+        if (input_name[i])
+            CL_CUDA_CHECK(wk_compare_bytes((const void *)(uintptr_t)buffers[i].base, snapshot[i],
+                                           (size_t)buffers[i].bytes, &changed_dev[i]));
+}
+
+static void free_snapshots(void)
+{
+    for (uint32_t i = 0; i < WI_MAX_BUFFERS; ++i) {
+        cudaFree(snapshot[i]);
+        snapshot[i] = NULL;
+    }
+    snapped = 0;
+}
+
+/* The copies made, and compared once at once: that loads the comparison's device code while
+ * the lab is being set up, before the tracer starts watching (watch_buffers). */
+static void snapshot_inputs(void)
+{
+    free_snapshots();
+    if (!changed_dev)
+        CL_CUDA_CHECK(cudaMalloc((void **)&changed_dev, WI_MAX_BUFFERS * sizeof *changed_dev));
+    CL_CUDA_CHECK(cudaMemset(changed_dev, 0, WI_MAX_BUFFERS * sizeof *changed_dev));
+    for (uint32_t i = 0; i < nbuffers; ++i) {
+        if (!input_name[i])
+            continue;
+        CL_CUDA_CHECK(cudaMalloc(&snapshot[i], (size_t)buffers[i].bytes));
+        CL_CUDA_CHECK(cudaMemcpy(snapshot[i], (const void *)(uintptr_t)buffers[i].base,
+                                 (size_t)buffers[i].bytes, cudaMemcpyDeviceToDevice));
+    }
+    snapped = 1;
+    compare_inputs();
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/* After a replay: its inputs compared with their copies, and the first that changed (in this
+ * replay or any before it since the lab was set up) named in run, unless one already is. */
+static void note_changed_inputs(wi_run *run)
+{
+    if (!snapped)
+        return; /* the recording, or a lab of the grader's own */
+    compare_inputs();
+    unsigned changed[WI_MAX_BUFFERS];
+    CL_CUDA_CHECK(cudaMemcpy(changed, changed_dev, sizeof changed, cudaMemcpyDeviceToHost));
+    for (uint32_t i = 0; i < nbuffers && !run->input_changed[0]; ++i)
+        if (input_name[i] && changed[i])
+            snprintf(run->input_changed, sizeof run->input_changed, "%s", input_name[i]);
 }
 
 /* A new lab state starts with no buffers. */
 static void forget_buffers(void)
 {
+    free_snapshots();
     nbuffers = 0;
-    inputs = 0;
-    noutputs = 0;
 }
 
 static char *path_in(const wk_job *job, const char *name)
@@ -253,7 +328,6 @@ static void *staging_buffer(void)
 void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes)
 {
     void *stage = staging_buffer();
-    note_output(dev, bytes);
     char file[256];
     snprintf(file, sizeof file, "%s.bin", name);
     char *path = path_in(job, file);
@@ -433,7 +507,8 @@ static tm_options timing_options(const wk_job *job)
     return opt;
 }
 
-/* Sets the lab's problem up on the GPU; ends the process when host memory runs out. */
+/* Sets the lab's problem up on the GPU; ends the process when host memory runs out. In a
+ * replay (no student code loaded) its inputs are copied, to be compared after each replay. */
 static void *open_lab(const wk_job *job, const wk_lab *lab)
 {
     forget_buffers();
@@ -442,8 +517,16 @@ static void *open_lab(const wk_job *job, const wk_lab *lab)
         fprintf(stderr, "out of host memory while setting up lab %s\n", job->lab);
         exit(CL_EXIT_IO);
     }
+    if (!job->kernel_so && !lab->builtin)
+        snapshot_inputs();
     gl_phase("inputs");
     return state;
+}
+
+static void close_lab(const wk_lab *lab, void *state)
+{
+    lab->close(state);
+    free_snapshots();
 }
 
 /* ---- the student's work: recorded once, replayed everywhere else ---- */
@@ -579,6 +662,7 @@ static work open_work(const wk_job *job, const wk_lab *lab, void *state)
 /* The lab's outputs saved into job's folder, and what the run says of them. */
 static void save_run(const wk_job *job, const wk_lab *lab, void *state, wi_result *res)
 {
+    note_changed_inputs(&res->run);
     res->has_run = 1;
     res->run.launched = 1;
     res->run.guards_intact = lab->save(state, job);
@@ -654,14 +738,14 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
     save_run(job, lab, state, res);
     write_result(job, res);
     gl_phase("save");
-    lab->close(state);
+    close_lab(lab, state);
     gl_phase("close");
     if (cl_traced_smaller(lab->shapes)) {
         job->shape = lab->shapes->traced;
         state = open_lab(job, lab);
         record_once(job, lab, state, &rec);
         write_record(job, WI_TRACE_RECORD_FILE, &rec);
-        lab->close(state);
+        close_lab(lab, state);
     }
     for (unsigned k = 0; k < lab->shapes->nchecks; ++k) {
         char name[64];
@@ -670,7 +754,7 @@ static int mode_record(wk_job *job, const wk_lab *lab, wi_result *res)
         state = open_lab(job, lab);
         record_once(job, lab, state, &rec);
         write_record(job, name, &rec);
-        lab->close(state);
+        close_lab(lab, state);
         gl_phase("close");
     }
     return 0;
@@ -687,6 +771,7 @@ typedef struct fresh_ctx {
 static cudaError_t fresh_start(void *ctx)
 {
     const fresh_ctx *f = ctx;
+    compare_inputs(); /* after the run before: read once the timing is over */
     if (f->lab->reset)
         f->lab->reset(f->state);
     return f->w->reload ? f->w->reload(f->w->ctx) : cudaSuccess;
@@ -757,7 +842,7 @@ static void run_check(const wk_job *job, const wk_lab *lab, unsigned k)
     run_once(&cj, lab, state, &w, &res);
     write_result(&cj, &res);
     rp_close(w.replay);
-    lab->close(state);
+    close_lab(lab, state);
     free(dir);
 }
 
@@ -962,6 +1047,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
         use_gpu(GL_EXCLUSIVE); /* nothing else runs on the GPU while it is measured */
         res->has_timing = 1;
         time_all(job, lab, state, &w, &res->timing);
+        note_changed_inputs(&res->run); /* the timed replays left the inputs alone too */
         gl_phase("timing");
     }
     if (job->counters_dir && !beside) {
@@ -981,7 +1067,7 @@ static int mode_run(wk_job *job, const wk_lab *lab, wi_result *res)
         write_result(job, res);
     }
     rp_close(w.replay);
-    lab->close(state);
+    close_lab(lab, state);
     gl_phase("close");
     for (unsigned k = 0; lab->shapes && k < lab->shapes->nchecks; ++k)
         run_check(job, lab, k);
@@ -1002,7 +1088,7 @@ static int mode_trace(wk_job *job, const wk_lab *lab, wi_result *res)
     run_once(job, lab, state, &w, res);
     write_result(job, res);
     rp_close(w.replay);
-    lab->close(state);
+    close_lab(lab, state);
     return 0;
 }
 
@@ -1015,7 +1101,7 @@ static int mode_counters(wk_job *job, const wk_lab *lab, wi_result *res)
     use_counting_alone(); /* the counters count the GPU's traffic: this kernel's alone */
     profile(job, lab, state, &w, cs, 0, res);
     rp_close(w.replay);
-    lab->close(state);
+    close_lab(lab, state);
     return 0;
 }
 
@@ -1168,6 +1254,8 @@ static char serve_one(const wk_job *base, const cq_request *rq)
     wk_job job = *base;
     job.lab = rq->lab;
     job.seed = rq->seed;
+    job.data_seed = sd_data_seed(rq->seed, rq->salt);
+    poison = rq->poison ? rq->poison : SL_DEFAULT_POISON;
     job.shared_counters = rq->shared;
     job.workdir = WI_COUNTERS_DIR;
     job.record = NULL;
@@ -1204,7 +1292,7 @@ static char serve_one(const wk_job *base, const cq_request *rq)
         write_result(&job, &res);
     }
     rp_close_keeping(w.replay, &served.modules);
-    lab->close(state);
+    close_lab(lab, state);
     gl_release(&gpu);
     gl_phase("close");
     return answer;
@@ -1293,8 +1381,8 @@ static int usage(const char *why)
             "grade-worker: %s\n"
             "usage: grade-worker probe|record|run|counters|trace|explore [--lab NN]\n"
             "           [--kernel FILE.so] [--image FILE.fatbin --record FILE.json]\n"
-            "           --workdir DIR [--seed N] [--no-timing] [--shared-counters]\n"
-            "           [--counters DIR]\n"
+            "           --workdir DIR [--seed N] [--poison P] [--no-timing]\n"
+            "           [--shared-counters] [--counters DIR]\n"
             "The grading child of 'grade'; run 'grade --help' instead.\n",
             why);
     return CL_EXIT_WORKER_USAGE;
@@ -1350,8 +1438,16 @@ int main(int argc, char **argv)
     char why[256];
     if (wi_args_parse(argc, argv, &a, why, sizeof why) != 0)
         return usage(why);
+    /* The data salt, from the environment (wire.h), then taken out of it: nothing this process
+     * starts or loads later finds it there. */
+    const char *salt = getenv(WI_ENV_DATA_SALT);
+    uint64_t data_salt = salt ? strtoull(salt, NULL, 10) : 0;
+    unsetenv(WI_ENV_DATA_SALT);
+    if (a.poison)
+        poison = a.poison;
     wk_job job = {.lab = a.lab,
                   .seed = a.seed,
+                  .data_seed = sd_data_seed(a.seed, data_salt),
                   .workdir = a.workdir,
                   .shared_counters = a.shared_counters,
                   .counters_dir = a.counters_dir,

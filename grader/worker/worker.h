@@ -30,14 +30,16 @@
 extern "C" {
 #endif
 
-/* Poison written over every output before the student's launch: all bits set, a NaN. */
-#define WK_POISON_BYTE 0xff
-/* Guard bytes before and after each output, poisoned; touched guards mean out-of-bounds writes. */
+/* Guard bytes before and after each buffer the worker allocates, poisoned (wk_poison);
+ * touched guards mean out-of-bounds writes. */
 #define WK_GUARD_BYTES 4096
 
 typedef struct wk_job {
     const char *lab; /* its number, "01" */
-    uint64_t seed;
+    uint64_t seed;   /* the task's: the scalars the launchers are given (seeded.h sd_seeds) */
+    /* The input arrays' (sd_data_seed of seed and the child's data salt, WI_ENV_DATA_SALT):
+     * the recording's is another than the replays', which only the grader knows. */
+    uint64_t data_seed;
     const char *workdir;
     void *kernel_so; /* dlopen handle of the student's kernel object, NULL in explore mode */
     di_info dev;
@@ -66,23 +68,42 @@ cudaError_t wk_multiprocessors(int *sms);
 cudaError_t wk_fill_uniform(float *dev, uint64_t seed, const sd_uniform *u, size_t rows,
                             size_t cols, size_t row_stride, size_t col_stride);
 
-/* Allocates bytes of device memory with poisoned guards on both sides; returns the usable
- * pointer (aligned to 256 bytes). Exits through CL_CUDA_CHECK on failure. The whole block
- * becomes one of the lab's buffers (wk_buffers()). */
-void *wk_alloc_guarded(size_t bytes);
-/* Returns 1 when both guards of a wk_alloc_guarded() block still hold the poison, else 0. */
+/* The poison of this run (salt.h: a NaN with a random payload, --poison): written over every
+ * output before the student's work and over every guard; an element that still holds it was
+ * never written. */
+uint32_t wk_poison(void);
+/* Fills bytes (a multiple of 4) of device memory at dev (4-byte aligned) with the poison
+ * (fill.cu); returns the launch's status. */
+cudaError_t wk_fill_poison(void *dev, size_t bytes);
+/* Whether bytes of host memory, copied from a 4-byte aligned device address, all hold the
+ * poison. */
+int wk_holds_poison(const void *host, size_t bytes);
+
+/* Allocates bytes (a multiple of 4) of device memory with poisoned guards on both sides;
+ * returns the usable pointer (aligned to 256 bytes). Exits through CL_CUDA_CHECK on failure.
+ * The whole block becomes one of the lab's buffers (wk_buffers()): an input, named for the
+ * report, which every replay must leave as the lab set it up, guards and all (the worker
+ * checks it after each, worker.c); or an output (a scratch buffer too), poisoned: what its
+ * usable part holds is the student's work. */
+void *wk_alloc_input(const char *name, size_t bytes);
+void *wk_alloc_output(size_t bytes);
+/* Returns 1 when both guards of a wk_alloc_input() or wk_alloc_output() block still hold the
+ * poison, else 0. */
 int wk_guards_intact(const void *ptr, size_t bytes);
 void wk_free_guarded(void *ptr);
 
 /* Makes [base, base + bytes) one of the lab's buffers too: device memory the student's
- * launches may point into that wk_alloc_guarded() did not make (lab 07's images). */
-void wk_add_buffer(const void *base, size_t bytes);
-/* Marks the buffer that holds dev (one of the lab's, made before) as an input: no copy or
- * memset of a launcher may write it, and where the lab's contract allows no copies
- * (device_copies), none may read it either: the kernels must. Exits CL_EXIT_IO when no buffer
- * holds dev. */
-void wk_input(const void *dev);
-/* Which of the lab's buffers are inputs: bit i for buffer i of wk_buffers(). */
+ * launches may point into that the worker did not allocate (lab 07's images); an input named
+ * input, or an output where input is NULL (poisoned whole before a count). */
+void wk_add_buffer(const void *base, size_t bytes, const char *input);
+
+/* Enqueues on the default stream a comparison of bytes of device memory at a and b (fill.cu),
+ * which sets the device word *changed to 1 where any byte differs (and leaves it otherwise);
+ * returns the launch's status. */
+cudaError_t wk_compare_bytes(const void *a, const void *b, size_t bytes, unsigned *changed);
+/* Which of the lab's buffers are inputs (named at allocation): bit i for buffer i of
+ * wk_buffers(). No copy or memset of a launcher may write one, and where the lab's contract
+ * allows no copies (device_copies), none may read one either: the kernels must. */
 uint32_t wk_inputs(void);
 /* The lab's buffers, in the order they were made (the same in every process, so a record
  * made in one is replayed on the same buffers in another); returns how many. */
@@ -126,7 +147,7 @@ void wk_save(const wk_job *job, const char *name, const void *host, size_t bytes
  * host memory or the file fails. */
 void wk_save_device_raw(const wk_job *job, const char *name, const void *dev, size_t bytes);
 
-/* Copies a wk_alloc_guarded() output back and saves it as NAME.bin; returns 1 when its guards
+/* Copies a wk_alloc_output() output back and saves it as NAME.bin; returns 1 when its guards
  * are intact, 0 when the kernel wrote outside it. Exits CL_EXIT_IO when host memory or the
  * file fails. */
 int wk_save_device(const wk_job *job, const char *name, const void *dev, size_t bytes);

@@ -23,7 +23,10 @@ static void pair(int sv[2])
 
 static cq_request request(const char *lab, const char *dir)
 {
-    cq_request rq = {.seed = 18446744073709551615ull, .limit_s = 40.25};
+    cq_request rq = {.seed = 18446744073709551615ull,
+                     .salt = 18446744073709551614ull,
+                     .poison = 0xffc0beefu,
+                     .limit_s = 40.25};
     snprintf(rq.lab, sizeof rq.lab, "%s", lab);
     snprintf(rq.dir, sizeof rq.dir, "%s", dir);
     return rq;
@@ -39,6 +42,8 @@ static void sent_is_received_and_answered(void **state)
     assert_int_equal(cq_receive(sv[1], &got, &reply), 1);
     assert_string_equal(got.lab, "03");
     assert_true(got.seed == rq.seed);
+    assert_true(got.salt == rq.salt); /* the replays' data salt travels with the request */
+    assert_true(got.poison == rq.poison);
     assert_true(got.limit_s == 40.25);
     assert_int_equal(got.shared, 0);
     assert_string_equal(got.dir, "/tmp/a folder/run-X1");
@@ -61,14 +66,17 @@ static void sent_is_received_and_answered(void **state)
 static void malformed_is_refused(void **state)
 {
     (void)state;
-    static const char *const bad[] = {"03 7 1000 0 relative/dir",
-                                      "03 x 1000 0 /d",
-                                      "03 7 0 0 /d",
-                                      "03 7 -5 0 /d",
-                                      "03 -1 1000 0 /d",
-                                      "03 7 1000 0",
-                                      "03 7 1000 /d",
-                                      "03 7 1000 2 /d",
+    static const char *const bad[] = {"03 7 5 1 1000 0 relative/dir",
+                                      "03 x 5 1 1000 0 /d",
+                                      "03 7 5 1 0 0 /d",
+                                      "03 7 5 1 -5 0 /d",
+                                      "03 -1 5 1 1000 0 /d",
+                                      "03 7 -5 1 1000 0 /d",
+                                      "03 7 5 4294967296 1000 0 /d",
+                                      "03 7 1000 0 /d",
+                                      "03 7 5 1 1000 0",
+                                      "03 7 5 1 1000 /d",
+                                      "03 7 5 1 1000 2 /d",
                                       ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         int sv[2], reply = 7;

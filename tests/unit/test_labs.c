@@ -31,19 +31,23 @@
 
 #include "lab.h"
 #include "lab01_data.h"
+#include "lab03_data.h"
 #include "lab04_data.h"
 #include "lab05_data.h"
 #include "lab06_data.h"
+#include "salt.h"
 #include "seeded.h"
 #include "lab07_data.h"
 
 #define SEED UINT64_C(20240917)
+/* The task's seed and the data seed of one run's salt, as the grader checks a replay. */
+#define SEEDS ((sd_seeds){SEED, sd_data_seed(SEED, 1)})
 #define Y_BYTES (LAB01_N * sizeof(float))
 #define MAX_PATCHED 8
 
 static char workdir[64];   /* holds y.bin, the reference output */
 static char otherdir[128]; /* workdir/other: for malformed outputs */
-static float *reference;   /* y as the CPU reference computes it for SEED */
+static float *reference;   /* y as the CPU reference computes it for SEEDS */
 static size_t patched[MAX_PATCHED];
 static size_t npatched;
 
@@ -105,7 +109,8 @@ static int restore_patches(void **state)
     return 0;
 }
 
-/* y_reference for SEED, computed as the grader's spec says: x from the seed, times a. */
+/* y_reference for SEEDS, computed as the grader's spec says: x from the data seed, times a
+ * from the task's. */
 static int make_workdir(void **state)
 {
     (void)state;
@@ -118,8 +123,8 @@ static int make_workdir(void **state)
     reference = malloc(Y_BYTES);
     if (!reference)
         return -1;
-    lab01_fill_x(SEED, reference, LAB01_N);
-    const float a = lab01_factor(SEED);
+    lab01_fill_x(SEEDS.data, reference, LAB01_N);
+    const float a = lab01_factor(SEEDS.task);
     for (size_t i = 0; i < LAB01_N; ++i)
         reference[i] = a * reference[i];
     char path[256];
@@ -153,13 +158,13 @@ static int remove_workdir(void **state)
     return 0;
 }
 
-static lab_check check_lab01(const char *dir, uint64_t seed, int want_rc)
+static lab_check check_lab01(const char *dir, sd_seeds seeds, int want_rc)
 {
     const lab_spec *s = lab_find("01");
     assert_non_null(s);
     lab_check c;
     memset(&c, 0xAB, sizeof c);
-    assert_int_equal(s->check(dir, seed, &s->shapes->graded, &c), want_rc);
+    assert_int_equal(s->check(dir, seeds, &s->shapes->graded, &c), want_rc);
     return c;
 }
 
@@ -169,8 +174,9 @@ static lab_check check_lab01(const char *dir, uint64_t seed, int want_rc)
 
 static int made;
 
-static void *slow_reference(uint64_t seed, const cl_shape *shape)
+static void *slow_reference(sd_seeds seeds, const cl_shape *shape)
 {
+    uint64_t seed = seeds.task + seeds.data;
     __atomic_add_fetch(&made, 1, __ATOMIC_SEQ_CST);
     struct timespec ts = {0, 200 * 1000 * 1000};
     nanosleep(&ts, NULL); /* long enough for the other thread to ask meanwhile */
@@ -183,7 +189,7 @@ static void *slow_reference(uint64_t seed, const cl_shape *shape)
 static void *ask_reference(void *arg)
 {
     const cl_shape *shape = arg;
-    return (void *)lab_reference(slow_reference, 7, shape);
+    return (void *)lab_reference(slow_reference, (sd_seeds){7, 0}, shape);
 }
 
 static void test_reference_is_made_once(void **state)
@@ -195,7 +201,7 @@ static void test_reference_is_made_once(void **state)
     assert_int_equal(pthread_create(&t, NULL, ask_reference, &small), 0);
     struct timespec ts = {0, 50 * 1000 * 1000};
     nanosleep(&ts, NULL); /* the thread is making it now: this call waits for it */
-    const uint64_t *a = lab_reference(slow_reference, 7, &small);
+    const uint64_t *a = lab_reference(slow_reference, (sd_seeds){7, 0}, &small);
     void *b;
     pthread_join(t, &b);
     assert_non_null(a);
@@ -203,12 +209,12 @@ static void test_reference_is_made_once(void **state)
     assert_true(*a == 7003);
     assert_int_equal(made, 1);
     /* Another seed or another shape is another reference. */
-    const uint64_t *c = lab_reference(slow_reference, 8, &small);
-    assert_true(*c == 8003);
-    const uint64_t *d = lab_reference(slow_reference, 7, &other);
+    const uint64_t *c = lab_reference(slow_reference, (sd_seeds){7, 1}, &small);
+    assert_true(*c == 8003); /* another data seed: another run's arrays */
+    const uint64_t *d = lab_reference(slow_reference, (sd_seeds){7, 0}, &other);
     assert_true(*d == 7004);
     assert_int_equal(made, 3);
-    assert_true(*(const uint64_t *)lab_reference(slow_reference, 7, &small) == 7003);
+    assert_true(*(const uint64_t *)lab_reference(slow_reference, (sd_seeds){7, 0}, &small) == 7003);
     assert_int_equal(made, 3);
 }
 
@@ -308,7 +314,7 @@ static void test_load_output_missing(void **state)
 static void test_lab01_check_correct_output(void **state)
 {
     (void)state;
-    lab_check c = check_lab01(workdir, SEED, 0);
+    lab_check c = check_lab01(workdir, SEEDS, 0);
     assert_int_equal(c.passed, 1);
     assert_int_equal(c.checked, LAB01_N);
     assert_int_equal(c.mismatches, 0);
@@ -322,7 +328,7 @@ static void test_lab01_check_within_tolerance(void **state)
     (void)state;
     /* One ulp off, as a fused multiply or another rounding could give: still right. */
     patch_y(3, bits_of(nextafterf(reference[3], INFINITY)));
-    lab_check c = check_lab01(workdir, SEED, 0);
+    lab_check c = check_lab01(workdir, SEEDS, 0);
     assert_int_equal(c.passed, 1);
     assert_int_equal(c.mismatches, 0);
 }
@@ -332,7 +338,7 @@ static void test_lab01_check_one_wrong_element(void **state)
     (void)state;
     const size_t i = 12345678;
     patch_y(i, bits_of(reference[i] + 1.0f));
-    lab_check c = check_lab01(workdir, SEED, 0);
+    lab_check c = check_lab01(workdir, SEEDS, 0);
     assert_int_equal(c.passed, 0);
     assert_int_equal(c.checked, LAB01_N);
     assert_int_equal(c.mismatches, 1);
@@ -346,7 +352,7 @@ static void test_lab01_check_last_element_wrong(void **state)
     (void)state;
     /* The last element is where an off-by-one grid stops short. */
     patch_y(LAB01_N - 1, bits_of(reference[LAB01_N - 1] + 1.0f));
-    lab_check c = check_lab01(workdir, SEED, 0);
+    lab_check c = check_lab01(workdir, SEEDS, 0);
     assert_int_equal(c.passed, 0);
     assert_int_equal(c.mismatches, 1);
     assert_contains(c.details, "y[50331654]");
@@ -355,11 +361,11 @@ static void test_lab01_check_last_element_wrong(void **state)
 static void test_lab01_check_counts_unwritten(void **state)
 {
     (void)state;
-    patch_y(0, 0xffffffffu);
-    patch_y(1000, 0xffffffffu);
-    patch_y(LAB01_N - 1, 0xffffffffu);
+    patch_y(0, lab_poison());
+    patch_y(1000, lab_poison());
+    patch_y(LAB01_N - 1, lab_poison());
     patch_y(77, bits_of(reference[77] * 2.0f + 1.0f)); /* wrong, but written */
-    lab_check c = check_lab01(workdir, SEED, 0);
+    lab_check c = check_lab01(workdir, SEEDS, 0);
     assert_int_equal(c.passed, 0);
     assert_int_equal(c.mismatches, 4);
     assert_int_equal(c.unwritten, 3);
@@ -368,14 +374,37 @@ static void test_lab01_check_counts_unwritten(void **state)
     assert_contains(c.details, "y[77]");
 }
 
-static void test_lab01_check_uses_seed(void **state)
+/* The run's poison is what counts as never written: the all-ones word of old is a NaN a
+ * kernel wrote, wrong like any other. */
+static void test_lab01_check_counts_the_runs_poison(void **state)
 {
     (void)state;
-    /* The same file against another seed's inputs: nearly every element differs. */
-    lab_check c = check_lab01(workdir, SEED + 1, 0);
+    lab_set_poison(sl_poison(0x5a5a5a5au));
+    patch_y(5, sl_poison(0x5a5a5a5au));
+    patch_y(6, 0xffffffffu);
+    patch_y(7, SL_DEFAULT_POISON); /* another run's poison */
+    lab_check c = check_lab01(workdir, SEEDS, 0);
+    lab_set_poison(0);
+    assert_int_equal(lab_poison(), SL_DEFAULT_POISON);
+    assert_int_equal(c.passed, 0);
+    assert_int_equal(c.mismatches, 3);
+    assert_int_equal(c.unwritten, 1);
+    assert_contains(c.details, "1 of them were never written");
+}
+
+static void test_lab01_check_uses_both_seeds(void **state)
+{
+    (void)state;
+    /* The same file against another run's arrays (another salt): nearly every element
+     * differs. */
+    lab_check c = check_lab01(workdir, (sd_seeds){SEED, sd_data_seed(SEED, 2)}, 0);
     assert_int_equal(c.passed, 0);
     assert_true(c.mismatches > LAB01_N - LAB01_N / 1000);
     assert_int_equal(c.unwritten, 0);
+    /* The same arrays with another task's factor: every element differs too. */
+    c = check_lab01(workdir, (sd_seeds){SEED + 1, SEEDS.data}, 0);
+    assert_int_equal(c.passed, 0);
+    assert_true(c.mismatches > LAB01_N - LAB01_N / 1000);
 }
 
 static void test_lab01_check_wrong_size(void **state)
@@ -386,7 +415,7 @@ static void test_lab01_check_wrong_size(void **state)
     path_in(path, sizeof path, otherdir, "y.bin");
     write_file(otherdir, "y.bin", "", 0);
     assert_int_equal(truncate(path, (off_t)(Y_BYTES - sizeof(float))), 0);
-    lab_check c = check_lab01(otherdir, SEED, -1);
+    lab_check c = check_lab01(otherdir, SEEDS, -1);
     assert_int_equal(c.passed, 0);
     assert_string_equal(c.details, "'y' holds 201326616 bytes, expected 201326620");
     remove(path);
@@ -396,10 +425,56 @@ static void test_lab01_check_missing_output(void **state)
 {
     (void)state;
     remove_in(otherdir, "y.bin");
-    lab_check c = check_lab01(otherdir, SEED, -1);
+    lab_check c = check_lab01(otherdir, SEEDS, -1);
     assert_int_equal(c.passed, 0);
     assert_int_equal(c.checked, 0);
     assert_string_equal(c.details, "the kernel's run saved no 'y'");
+}
+
+/* ---- lab 03 ---- */
+
+/* The column-major launcher has a matrix of its own (no two inputs equal): its row sums are
+ * a_cm's, and a's would be wrong. At a check shape, with every output as a right run saves it. */
+static void test_lab03_check_column_major_matrix_is_its_own(void **state)
+{
+    (void)state;
+    const lab_spec *s = lab_find("03");
+    assert_non_null(s);
+    const cl_shape shape = {{33, 65}};
+    const size_t rows = 33, cols = 65, n = rows * cols;
+    float a[33 * 65], b[33 * 65], a_cm[33 * 65], c[33 * 65];
+    float sums[33], sums_a[33], sums_cm[33];
+    lab03_fill(SEEDS.data, a, b, a_cm, (int)rows, (int)cols);
+    const float alpha = lab03_alpha(SEEDS.task);
+    size_t same = 0;
+    for (size_t i = 0; i < n; ++i) {
+        same += a[i] == a_cm[i] || a[i] == b[i] || b[i] == a_cm[i];
+        c[i] = alpha * a[i] + b[i];
+    }
+    assert_int_equal(same, 0);
+    for (size_t r = 0; r < rows; ++r) {
+        double x = 0, y = 0;
+        for (size_t k = 0; k < cols; ++k) {
+            x += a[r * cols + k];
+            y += a_cm[r * cols + k];
+        }
+        sums[r] = sums_a[r] = (float)x;
+        sums_cm[r] = (float)y;
+    }
+    write_file(otherdir, "sums.bin", sums, sizeof sums);
+    write_file(otherdir, "c.bin", c, sizeof c);
+    write_file(otherdir, "sums_cm.bin", sums_cm, sizeof sums_cm);
+    lab_check got;
+    assert_int_equal(s->check(otherdir, SEEDS, &shape, &got), 0);
+    if (!got.passed)
+        fail_msg("right outputs fail the check: %s", got.details);
+    write_file(otherdir, "sums_cm.bin", sums_a, sizeof sums_a); /* a's sums, as before */
+    assert_int_equal(s->check(otherdir, SEEDS, &shape, &got), 0);
+    assert_int_equal(got.passed, 0);
+    assert_contains(got.details, "sums_cm");
+    remove_in(otherdir, "sums.bin");
+    remove_in(otherdir, "c.bin");
+    remove_in(otherdir, "sums_cm.bin");
 }
 
 /* ---- lab 04 ---- */
@@ -428,10 +503,13 @@ static void test_lab04_check_float_sums_and_a_missing_term(void **state)
     float *a = malloc((size_t)m * k * sizeof(float)), *b = malloc((size_t)k * n * sizeof(float));
     float *c = malloc((size_t)m * n * sizeof(float));
     assert_true(a && b && c);
-    lab04_fill(SEED, a, b, m, n, k);
-    /* Distinct values of magnitude in [1, 2), as the lab promises. */
+    lab04_fill(SEEDS.data, a, b, m, n, k);
+    /* Distinct values of magnitude in [1, 2), as the lab promises, none of a's one of b's:
+     * each is 1 + j / 2^23, j below m k in a, from m k on in b. */
     for (size_t i = 0; i < (size_t)m * k; i += 9973)
-        assert_true(fabsf(a[i]) >= 1.0f && fabsf(a[i]) < 2.0f);
+        assert_true(fabsf(a[i]) >= 1.0f && fabsf(a[i]) < 1.0f + (float)m * k * 0x1p-23f);
+    for (size_t i = 0; i < (size_t)k * n; i += 9973)
+        assert_true(fabsf(b[i]) >= 1.0f + (float)m * k * 0x1p-23f && fabsf(b[i]) < 2.0f);
     for (size_t r = 0; r < (size_t)m; ++r)
         for (size_t col = 0; col < (size_t)n; ++col) {
             float sum = 0.0f;
@@ -441,7 +519,7 @@ static void test_lab04_check_float_sums_and_a_missing_term(void **state)
         }
     write_file(otherdir, "c.bin", c, (size_t)m * n * sizeof(float));
     lab_check got;
-    assert_int_equal(lab04()->check(otherdir, SEED, &lab04()->shapes->graded, &got), 0);
+    assert_int_equal(lab04()->check(otherdir, SEEDS, &lab04()->shapes->graded, &got), 0);
     if (!got.passed)
         fail_msg("float sums fail the check: %s", got.details);
     assert_int_equal(got.checked, (size_t)m * n);
@@ -450,7 +528,7 @@ static void test_lab04_check_float_sums_and_a_missing_term(void **state)
     size_t last = (size_t)m * n - 1;
     c[last] -= a[(size_t)m * k - 1] * b[(size_t)k * n - 1];
     write_file(otherdir, "c.bin", c, (size_t)m * n * sizeof(float));
-    assert_int_equal(lab04()->check(otherdir, SEED, &lab04()->shapes->graded, &got), 0);
+    assert_int_equal(lab04()->check(otherdir, SEEDS, &lab04()->shapes->graded, &got), 0);
     assert_int_equal(got.passed, 0);
     assert_int_equal(got.mismatches, 1);
     assert_contains(got.details, "c[1319][1191]");
@@ -472,7 +550,15 @@ static void test_lab05_check_product_and_transpose(void **state)
     float *c = malloc((size_t)m * n * sizeof(float)),
           *tt = malloc((size_t)rows * cols * sizeof(float));
     assert_true(a && at && b && t && c && tt);
-    lab05_fill(SEED, a, b, t, m, n, k, rows, cols);
+    lab05_fill(SEEDS.data, a, b, t, m, n, k, rows, cols);
+    /* No value in two inputs: a below k m (1 + j / 2^23), b above, t twice as large. */
+    const float split = 1.0f + (float)k * m * 0x1p-23f;
+    for (size_t i = 0; i < (size_t)k * m; i += 997)
+        assert_true(fabsf(a[i]) >= 1.0f && fabsf(a[i]) < split);
+    for (size_t i = 0; i < (size_t)k * n; i += 997)
+        assert_true(fabsf(b[i]) >= split && fabsf(b[i]) < 2.0f);
+    for (size_t i = 0; i < (size_t)rows * cols; i += 997)
+        assert_true(fabsf(t[i]) >= 2.0f && fabsf(t[i]) < 4.0f);
     for (size_t i = 0; i < (size_t)k; ++i)
         for (size_t r = 0; r < (size_t)m; ++r)
             at[r * k + i] = a[i * m + r];
@@ -485,7 +571,7 @@ static void test_lab05_check_product_and_transpose(void **state)
     const lab_spec *s = lab_find("05");
     assert_non_null(s);
     lab_check got;
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->graded, &got), 0);
     if (!got.passed)
         fail_msg("the references fail their own check: %s", got.details);
     assert_int_equal(got.checked, (size_t)m * n + (size_t)rows * cols);
@@ -495,7 +581,7 @@ static void test_lab05_check_product_and_transpose(void **state)
     tt[1] = tt[0];
     tt[0] = keep;
     write_file(otherdir, "t_out.bin", tt, (size_t)rows * cols * 4);
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->graded, &got), 0);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->graded, &got), 0);
     assert_int_equal(got.passed, 0);
     assert_int_equal(got.mismatches, 2);
     assert_contains(got.details, "out[0][0]");
@@ -542,13 +628,13 @@ static void test_lab06_check_swapped_and_unwritten_fields(void **state)
     const size_t n = LAB06_N_TRACED, count = n * LAB06_FIELDS;
     float *aos = malloc(count * sizeof(float));
     assert_non_null(aos);
-    lab06_fill(SEED, aos, n);
+    lab06_fill(SEEDS.data, aos, n);
     lab06_reference(aos, n, LAB06_DATA_STEPS, LAB06_DT, LAB06_G);
     write_file(otherdir, "aos.bin", aos, count * sizeof(float));
     const lab_spec *s = lab_find("06");
     assert_non_null(s);
     lab_check got;
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &got), 0);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->traced, &got), 0);
     assert_int_equal(got.passed, 1);
     assert_string_equal(got.details, "");
 
@@ -556,9 +642,10 @@ static void test_lab06_check_swapped_and_unwritten_fields(void **state)
     float keep = aos[7 * 8 + 3];
     aos[7 * 8 + 3] = aos[7 * 8 + 4];
     aos[7 * 8 + 4] = keep;
-    memset(&aos[count - 3], 0xff, sizeof(float));
+    const uint32_t poison = lab_poison();
+    memcpy(&aos[count - 3], &poison, sizeof poison);
     write_file(otherdir, "aos.bin", aos, count * sizeof(float));
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &got), 0);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->traced, &got), 0);
     assert_int_equal(got.passed, 0);
     assert_int_equal(got.mismatches, 3);
     assert_int_equal(got.unwritten, 1);
@@ -579,15 +666,18 @@ static void write_lab07(size_t pitch, long poke)
     unsigned char *raw = malloc(pitch * h);
     assert_true(in && raw);
     float gain, bias;
-    lab07_fill(SEED, in, &gain, &bias, LAB07_WIDTH, LAB07_HEIGHT_TRACED);
-    memset(raw, 0xff, pitch * h);
+    lab07_fill(SEEDS.data, in, LAB07_WIDTH, LAB07_HEIGHT_TRACED);
+    lab07_scalars(SEEDS.task, &gain, &bias);
+    const uint32_t poison = lab_poison();
+    for (size_t i = 0; i < pitch * h; i += sizeof poison) /* pitches are whole floats */
+        memcpy(raw + i, &poison, sizeof poison);
     for (size_t r = 0; r < h; ++r)
         for (size_t c = 0; c < w; ++c) {
             float v = lab07_adjust_pixel(in[r * w + c], gain, bias);
             memcpy(raw + r * pitch + c * sizeof(float), &v, sizeof v);
         }
     if (poke >= 0)
-        raw[5 * pitch + (size_t)poke] = 0;
+        raw[5 * pitch + (size_t)poke] ^= 0xff; /* no longer the poison */
     write_file(otherdir, "out_raw.bin", raw, pitch * h);
     write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
     free(in);
@@ -601,12 +691,12 @@ static void test_lab07_check_pitched_and_packed(void **state)
     assert_non_null(s);
     lab_check c;
     write_lab07(4096, -1); /* cudaMallocPitch's pitch on the H200 */
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), 0);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->traced, &c), 0);
     if (!c.passed)
         fail_msg("a right pitched image fails: %s", c.details);
     assert_contains(c.summary, "pitch of 4096 bytes");
     write_lab07(LAB07_WIDTH * sizeof(float), -1); /* packed rows: no padding at all */
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), 0);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->traced, &c), 0);
     assert_int_equal(c.passed, 1);
     remove_in(otherdir, "out_raw.bin");
     remove_in(otherdir, "pitch.bin");
@@ -618,7 +708,7 @@ static void test_lab07_check_names_a_padding_write(void **state)
     const lab_spec *s = lab_find("07");
     lab_check c;
     write_lab07(4096, 4004 + 17); /* one byte of row 5's padding */
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), 0);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->traced, &c), 0);
     assert_int_equal(c.passed, 0);
     assert_int_equal(c.mismatches, 1);
     assert_contains(c.details, "wrote into the padding: 1 bytes in 1 rows, the first at row 5, "
@@ -635,12 +725,12 @@ static void test_lab07_check_refuses_an_impossible_pitch(void **state)
     size_t pitch = 4000; /* less than a row */
     write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
     lab_check c;
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), -1);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->traced, &c), -1);
     assert_contains(c.details, "the pitch 4000 is impossible");
     pitch = lab07_max_pitch(LAB07_WIDTH) +
             4; /* larger than any real alignment: refused before any read */
     write_file(otherdir, "pitch.bin", &pitch, sizeof pitch);
-    assert_int_equal(s->check(otherdir, SEED, &s->shapes->traced, &c), -1);
+    assert_int_equal(s->check(otherdir, SEEDS, &s->shapes->traced, &c), -1);
     assert_contains(c.details, "is impossible");
     remove_in(otherdir, "pitch.bin");
 }
@@ -660,9 +750,11 @@ int main(void)
         cmocka_unit_test_teardown(test_lab01_check_one_wrong_element, restore_patches),
         cmocka_unit_test_teardown(test_lab01_check_last_element_wrong, restore_patches),
         cmocka_unit_test_teardown(test_lab01_check_counts_unwritten, restore_patches),
-        cmocka_unit_test_teardown(test_lab01_check_uses_seed, restore_patches),
+        cmocka_unit_test_teardown(test_lab01_check_counts_the_runs_poison, restore_patches),
+        cmocka_unit_test_teardown(test_lab01_check_uses_both_seeds, restore_patches),
         cmocka_unit_test(test_lab01_check_wrong_size),
         cmocka_unit_test(test_lab01_check_missing_output),
+        cmocka_unit_test(test_lab03_check_column_major_matrix_is_its_own),
         cmocka_unit_test(test_lab04_reference_by_hand),
         cmocka_unit_test(test_lab04_check_float_sums_and_a_missing_term),
         cmocka_unit_test(test_lab05_check_product_and_transpose),

@@ -365,6 +365,32 @@ static void test_fill_distinct_empty(void **state)
     assert_close(x, 7.0, 0.0);
 }
 
+/* Arrays filled from disjoint ranges of k hold no value in common; the range must fit. */
+static void test_fill_distinct_from_ranges_are_disjoint(void **state)
+{
+    (void)state;
+    enum { NA = 1000, NB = 700 };
+    static float a[NA], b[NB];
+    assert_int_equal(sd_fill_distinct_from(a, NA, 5, 1, 0), 0);
+    assert_int_equal(sd_fill_distinct_from(b, NB, 5, 2, NA), 0);
+    static unsigned char seen[NA + NB];
+    for (int i = 0; i < NA + NB; i++) {
+        long k = distinct_k(i < NA ? a[i] : b[i - NA]);
+        assert_in_range(k, i < NA ? 0 : NA, i < NA ? NA - 1 : NA + NB - 1);
+        assert_int_equal(seen[k], 0);
+        seen[k] = 1;
+    }
+    /* From 0 it is sd_fill_distinct. */
+    static float c[NA];
+    assert_int_equal(sd_fill_distinct(c, NA, 5, 1), 0);
+    assert_memory_equal(a, c, sizeof a);
+    float x = 7.0f;
+    assert_int_equal(sd_fill_distinct_from(&x, 1, 5, 1, DISTINCT_MAX), -1);
+    assert_int_equal(sd_fill_distinct_from(&x, 1, 5, 1, SIZE_MAX), -1);
+    assert_int_equal(sd_fill_distinct_from(&x, 1, 5, 1, DISTINCT_MAX - 1), 0);
+    assert_int_equal(distinct_k(x), DISTINCT_MAX - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_fill_distinct_largest_n),
         cmocka_unit_test(test_fill_distinct_too_many_rejected),
         cmocka_unit_test(test_fill_distinct_empty),
+        cmocka_unit_test(test_fill_distinct_from_ranges_are_disjoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

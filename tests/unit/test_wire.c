@@ -54,6 +54,7 @@ static void test_wire_args_round_trip(void **state)
                  .record = "/tmp/w/run/record.json",
                  .workdir = "/tmp/w",
                  .seed = UINT64_C(18446744073709551615),
+                 .poison = UINT32_C(0xffc0beef),
                  .no_timing = 1,
                  .shared_counters = 1,
                  .counters_dir = "/tmp/w/run/counters",
@@ -61,8 +62,8 @@ static void test_wire_args_round_trip(void **state)
                  .go_fd = "7",
                  .serve_fd = "9"};
     const char *argv[WI_MAX_ARGV];
-    char seed[24];
-    int argc = wi_args_to_argv("grade-worker", &a, seed, argv);
+    char digits[WI_ARG_DIGITS];
+    int argc = wi_args_to_argv("grade-worker", &a, digits, argv);
     assert_true(argc < WI_MAX_ARGV);
     assert_null(argv[argc]);
     assert_string_equal(argv[0], "grade-worker");
@@ -77,6 +78,7 @@ static void test_wire_args_round_trip(void **state)
     assert_string_equal(b.record, a.record);
     assert_string_equal(b.workdir, a.workdir);
     assert_true(b.seed == a.seed);
+    assert_true(b.poison == a.poison);
     assert_int_equal(b.no_timing, 1);
     assert_int_equal(b.shared_counters, 1);
     assert_string_equal(b.counters_dir, a.counters_dir);
@@ -86,12 +88,13 @@ static void test_wire_args_round_trip(void **state)
 
     /* What is not given is not written, and reads back as not given. */
     wi_args probe = {.mode = WI_PROBE, .workdir = "/tmp/p"};
-    argc = wi_args_to_argv("w", &probe, seed, argv);
+    argc = wi_args_to_argv("w", &probe, digits, argv);
     assert_int_equal(wi_args_parse(argc, (char *const *)argv, &b, why, sizeof why), 0);
     assert_null(b.lab);
     assert_null(b.kernel);
     assert_null(b.go_fd);
     assert_null(b.serve_fd);
+    assert_true(b.poison == 0); /* the child's default */
     assert_int_equal(b.no_timing, 0);
     assert_int_equal(b.shared_counters, 0);
 }
@@ -116,6 +119,12 @@ static void test_wire_args_refused(void **state)
     char *bad_seed[] = {"w", "run", "--workdir", "/tmp", "--seed", "12x", NULL};
     assert_int_equal(wi_args_parse(6, bad_seed, &a, why, sizeof why), -1);
     assert_contains(why, "seed '12x'");
+    char *wide_poison[] = {"w", "run", "--workdir", "/tmp", "--poison", "0x1ffffffff", NULL};
+    assert_int_equal(wi_args_parse(6, wide_poison, &a, why, sizeof why), -1);
+    assert_contains(why, "poison '0x1ffffffff'");
+    char *no_poison[] = {"w", "run", "--workdir", "/tmp", "--poison", "0", NULL};
+    assert_int_equal(wi_args_parse(6, no_poison, &a, why, sizeof why), -1);
+    assert_contains(why, "poison '0'");
     char *unknown[] = {"w", "run", "--workdir", "/tmp", "--fast", NULL};
     assert_int_equal(wi_args_parse(5, unknown, &a, why, sizeof why), -1);
     assert_contains(why, "unknown option '--fast'");
@@ -146,8 +155,11 @@ static wi_result full_result(void)
     strcpy(r.device.error, "cudaErrorX");
     strcpy(r.device.error_text, "something");
     r.has_run = r.has_timing = r.has_counters = 1;
-    r.run = (wi_run){
-        .launched = 1, .guards_intact = 0, .useful_bytes = 402653240.0, .checked_after_timing = 1};
+    r.run = (wi_run){.launched = 1,
+                     .guards_intact = 0,
+                     .useful_bytes = 402653240.0,
+                     .checked_after_timing = 1,
+                     .input_changed = "a_cm"};
     r.timing.student = (wi_time){0.5, 0.4, 0.9, 15, 4e8, 8e11};
     r.timing.ceiling = (wi_time){0.1, 0.09, 0.2, 15, 4e8, 4e12};
     strcpy(r.timing.ceiling_kernel, "float4");
@@ -270,6 +282,7 @@ static void test_wire_result_missing_keys_are_errors(void **state)
     assert_missing_is_an_error("device", "error", "'device.error'");
     assert_missing_is_an_error("run", "useful_bytes", "'run.useful_bytes'");
     assert_missing_is_an_error("run", "guards_intact", "'run.guards_intact'");
+    assert_missing_is_an_error("run", "input_changed", "'run.input_changed'");
     assert_missing_is_an_error("timing", "ceiling", "'timing.ceiling'");
     assert_missing_is_an_error("timing.student", "median_ms", "'timing.student.median_ms'");
     assert_missing_is_an_error("timing.baseline", "bytes_per_s", "'timing.baseline.bytes_per_s'");

@@ -29,7 +29,7 @@ float lab01_factor(uint64_t seed)
     return sd_next_float(&rng, 1.5f, 3.5f);
 }
 
-void lab01_fill_x(uint64_t seed, float *x, size_t n)
+void lab01_fill_x(uint64_t data_seed, float *x, size_t n)
 {
-    sd_fill_uniform(x, n, seed, lab01_x.stream, lab01_x.lo, lab01_x.hi);
+    sd_fill_uniform(x, n, data_seed, lab01_x.stream, lab01_x.lo, lab01_x.hi);
 }

@@ -17,9 +17,11 @@
 /* The sizes (d[0] = n): graded, and checked at one float, partial warps and an odd million. */
 extern const cl_shapes lab01_shapes;
 
-/* The scale factor and x for a seed; x must hold n floats. x's values, for the GPU's fill. */
+/* The scale factor, from the task's seed (the same in the recording and the replays), and x,
+ * from the data seed (seeded.h sd_seeds); x must hold n floats. x's values, for the GPU's
+ * fill. */
 float lab01_factor(uint64_t seed);
-void lab01_fill_x(uint64_t seed, float *x, size_t n);
+void lab01_fill_x(uint64_t data_seed, float *x, size_t n);
 extern const sd_uniform lab01_x;
 
 #endif

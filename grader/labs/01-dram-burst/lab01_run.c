@@ -28,10 +28,9 @@ static void *lab01_open(const wk_job *job)
     s->n = (size_t)job->shape.d[0];
     s->a = lab01_factor(job->seed);
     size_t bytes = s->n * sizeof(float);
-    s->x = wk_alloc_guarded(bytes);
-    s->y = wk_alloc_guarded(bytes);
-    wk_input(s->x);
-    CL_CUDA_CHECK(wk_fill_uniform(s->x, job->seed, &lab01_x, s->n, 1, 1, 1));
+    s->x = wk_alloc_input("x", bytes);
+    s->y = wk_alloc_output(bytes);
+    CL_CUDA_CHECK(wk_fill_uniform(s->x, job->data_seed, &lab01_x, s->n, 1, 1, 1));
     return s;
 }
 

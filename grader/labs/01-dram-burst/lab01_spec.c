@@ -16,7 +16,7 @@
 #include "lab.h"
 #include "lab01_data.h"
 
-static int lab01_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
+static int lab01_check(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out)
 {
     const size_t n = (size_t)shape->d[0];
     const cmp_tolerance tol = {.abs = 1e-6, .rel = 1e-6};
@@ -29,8 +29,8 @@ static int lab01_check(const char *workdir, uint64_t seed, const cl_shape *shape
         return -1;
     }
     /* y_reference: the plain loop, on the same seeded inputs the child used. */
-    lab01_fill_x(seed, want, n);
-    const float a = lab01_factor(seed);
+    lab01_fill_x(seeds.data, want, n);
+    const float a = lab01_factor(seeds.task);
     for (size_t i = 0; i < n; ++i)
         want[i] = a * want[i];
 

@@ -38,7 +38,7 @@ const cl_shapes lab02_shapes = {
 
 const sd_uniform lab02_input = {1, -1000.0f, 1000.0f};
 
-void lab02_fill_input(uint64_t seed, float *in, size_t count)
+void lab02_fill_input(uint64_t data_seed, float *in, size_t count)
 {
-    sd_fill_uniform(in, count, seed, lab02_input.stream, lab02_input.lo, lab02_input.hi);
+    sd_fill_uniform(in, count, data_seed, lab02_input.stream, lab02_input.lo, lab02_input.hi);
 }

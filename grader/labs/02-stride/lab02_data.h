@@ -20,8 +20,8 @@
  * contract allows, each with an odd number of frames, and at one frame and partial warps. */
 extern const cl_shapes lab02_shapes;
 
-/* The interleaved input for a seed: LAB02_CHANNELS * LAB02_N floats. */
-void lab02_fill_input(uint64_t seed, float *in, size_t count);
+/* The interleaved input for a data seed (seeded.h sd_seeds): count floats. */
+void lab02_fill_input(uint64_t data_seed, float *in, size_t count);
 /* The input's values, for the GPU's fill. */
 extern const sd_uniform lab02_input;
 

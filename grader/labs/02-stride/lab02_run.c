@@ -28,10 +28,9 @@ static void *lab02_open(const wk_job *job)
     s->n = (size_t)job->shape.d[1];
     s->count = s->n * (size_t)s->channels;
     size_t bytes = s->count * sizeof(float);
-    s->in = wk_alloc_guarded(bytes);
-    s->out = wk_alloc_guarded(bytes);
-    wk_input(s->in);
-    CL_CUDA_CHECK(wk_fill_uniform(s->in, job->seed, &lab02_input, s->count, 1, 1, 1));
+    s->in = wk_alloc_input("in", bytes);
+    s->out = wk_alloc_output(bytes);
+    CL_CUDA_CHECK(wk_fill_uniform(s->in, job->data_seed, &lab02_input, s->count, 1, 1, 1));
     return s;
 }
 

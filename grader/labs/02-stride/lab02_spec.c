@@ -16,7 +16,7 @@
 #include "lab.h"
 #include "lab02_data.h"
 
-static int lab02_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
+static int lab02_check(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out)
 {
     const size_t channels = (size_t)shape->d[0], n = (size_t)shape->d[1], count = n * channels;
     const cmp_tolerance exact = {.abs = 0.0, .rel = 0.0};
@@ -32,7 +32,7 @@ static int lab02_check(const char *workdir, uint64_t seed, const cl_shape *shape
         return -1;
     }
     /* deinterleave_reference: the plain double loop. */
-    lab02_fill_input(seed, in, count);
+    lab02_fill_input(seeds.data, in, count);
     for (size_t f = 0; f < n; ++f)
         for (size_t c = 0; c < channels; ++c)
             want[c * n + f] = in[f * channels + c];

@@ -18,7 +18,8 @@ const cl_shapes lab03_shapes = {
     .describe = describe,
 };
 
-const sd_uniform lab03_a = {1, -1.0f, 1.0f}, lab03_b = {2, -1.0f, 1.0f};
+const sd_uniform lab03_a = {1, -1.0f, 1.0f}, lab03_b = {2, -1.0f, 1.0f},
+                 lab03_a_cm = {4, -1.0f, 1.0f};
 
 float lab03_alpha(uint64_t seed)
 {
@@ -27,10 +28,10 @@ float lab03_alpha(uint64_t seed)
     return sd_next_float(&rng, 0.5f, 2.5f);
 }
 
-void lab03_fill(uint64_t seed, float *a, float *b, float *alpha, int rows, int cols)
+void lab03_fill(uint64_t data_seed, float *a, float *b, float *a_cm, int rows, int cols)
 {
     size_t n = (size_t)rows * cols;
-    sd_fill_uniform(a, n, seed, lab03_a.stream, lab03_a.lo, lab03_a.hi);
-    sd_fill_uniform(b, n, seed, lab03_b.stream, lab03_b.lo, lab03_b.hi);
-    *alpha = lab03_alpha(seed);
+    sd_fill_uniform(a, n, data_seed, lab03_a.stream, lab03_a.lo, lab03_a.hi);
+    sd_fill_uniform(b, n, data_seed, lab03_b.stream, lab03_b.lo, lab03_b.hi);
+    sd_fill_uniform(a_cm, n, data_seed, lab03_a_cm.stream, lab03_a_cm.lo, lab03_a_cm.hi);
 }

@@ -25,10 +25,13 @@
  * column, and sizes that are multiples of nothing. */
 extern const cl_shapes lab03_shapes;
 
-/* The inputs for a seed: a and b row-major (rows * cols floats each), and alpha. */
-void lab03_fill(uint64_t seed, float *a, float *b, float *alpha, int rows, int cols);
+/* The input matrices for a data seed (seeded.h sd_seeds), rows * cols floats each in row-major
+ * order: a and b, and a_cm, the matrix the column-major launcher gets (a matrix of its own, so
+ * that no two inputs are equal; the child stores it column-major). */
+void lab03_fill(uint64_t data_seed, float *a, float *b, float *a_cm, int rows, int cols);
+/* alpha, from the task's seed: the same in the recording and the replays. */
 float lab03_alpha(uint64_t seed);
-/* The values of a and of b, in row-major order, for the GPU's fill. */
-extern const sd_uniform lab03_a, lab03_b;
+/* The values of a, b and a_cm, in row-major order, for the GPU's fill. */
+extern const sd_uniform lab03_a, lab03_b, lab03_a_cm;
 
 #endif

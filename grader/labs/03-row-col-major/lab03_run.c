@@ -37,19 +37,17 @@ static void *lab03_open(const wk_job *job)
     s->axpby = (axpby_fn)wk_symbol(job, "lab03_axpby");
     s->row_sums_cm = (sums_fn)wk_symbol(job, "lab03_row_sums_colmajor");
     s->alpha = lab03_alpha(job->seed);
-    s->a = wk_alloc_guarded(bytes);
-    s->b = wk_alloc_guarded(bytes);
-    s->c = wk_alloc_guarded(bytes);
-    s->a_cm = wk_alloc_guarded(bytes);
-    s->sums = wk_alloc_guarded((size_t)s->rows * sizeof(float));
-    s->sums_cm = wk_alloc_guarded((size_t)s->rows * sizeof(float));
-    wk_input(s->a);
-    wk_input(s->b);
-    wk_input(s->a_cm);
-    CL_CUDA_CHECK(wk_fill_uniform(s->a, job->seed, &lab03_a, rows, cols, cols, 1));
-    CL_CUDA_CHECK(wk_fill_uniform(s->b, job->seed, &lab03_b, rows, cols, cols, 1));
-    /* a again, column-major: element (r, c) at c * rows + r. */
-    CL_CUDA_CHECK(wk_fill_uniform(s->a_cm, job->seed, &lab03_a, rows, cols, 1, rows));
+    s->a = wk_alloc_input("a", bytes);
+    s->b = wk_alloc_input("b", bytes);
+    s->c = wk_alloc_output(bytes);
+    s->a_cm = wk_alloc_input("a_cm", bytes);
+    s->sums = wk_alloc_output((size_t)s->rows * sizeof(float));
+    s->sums_cm = wk_alloc_output((size_t)s->rows * sizeof(float));
+    CL_CUDA_CHECK(wk_fill_uniform(s->a, job->data_seed, &lab03_a, rows, cols, cols, 1));
+    CL_CUDA_CHECK(wk_fill_uniform(s->b, job->data_seed, &lab03_b, rows, cols, cols, 1));
+    /* A matrix of its own, column-major: element (r, c) at c * rows + r. (Not a again: no two
+     * inputs are equal, so that a launcher cannot hand one kernel another's input.) */
+    CL_CUDA_CHECK(wk_fill_uniform(s->a_cm, job->data_seed, &lab03_a_cm, rows, cols, 1, rows));
     return s;
 }
 

@@ -16,7 +16,7 @@
 #include "lab.h"
 #include "lab03_data.h"
 
-static int lab03_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
+static int lab03_check(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out)
 {
     const size_t rows = (size_t)shape->d[0], cols = (size_t)shape->d[1], n = rows * cols;
     memset(out, 0, sizeof *out);
@@ -29,17 +29,22 @@ static int lab03_check(const char *workdir, uint64_t seed, const cl_shape *shape
                                          sizeof out->details)
                        : NULL;
     float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
-    float *want_sums = malloc(rows * sizeof(float));
+    float *a_cm = malloc(n * sizeof(float));
+    float *want_sums = malloc(2 * rows * sizeof(float)), *want_sums_cm = want_sums + rows;
     int rc = -1;
-    if (sums && c && sums_cm && a && b && want_sums) {
-        float alpha;
-        lab03_fill(seed, a, b, &alpha, (int)rows, (int)cols);
-        /* row_sums_reference: in double, then rounded once. */
+    if (sums && c && sums_cm && a && b && a_cm && want_sums) {
+        const float alpha = lab03_alpha(seeds.task);
+        lab03_fill(seeds.data, a, b, a_cm, (int)rows, (int)cols);
+        /* row_sums_reference, of a and of the column-major launcher's own matrix: in double,
+         * then rounded once. */
         for (size_t r = 0; r < rows; ++r) {
-            double s = 0.0;
-            for (size_t k = 0; k < cols; ++k)
+            double s = 0.0, s_cm = 0.0;
+            for (size_t k = 0; k < cols; ++k) {
                 s += a[r * cols + k];
+                s_cm += a_cm[r * cols + k];
+            }
             want_sums[r] = (float)s;
+            want_sums_cm[r] = (float)s_cm;
         }
         /* axpby_reference, written over b. */
         for (size_t i = 0; i < n; ++i)
@@ -51,7 +56,7 @@ static int lab03_check(const char *workdir, uint64_t seed, const cl_shape *shape
         FILE *details = fmemopen(out->details, sizeof out->details, "w");
         lab_compare(out, details, "sums", sums, want_sums, rows, 1, sum_tol);
         lab_compare(out, details, "c", c, b, rows, cols, elem_tol);
-        lab_compare(out, details, "sums_cm", sums_cm, want_sums, rows, 1, sum_tol);
+        lab_compare(out, details, "sums_cm", sums_cm, want_sums_cm, rows, 1, sum_tol);
         if (details)
             fclose(details);
         out->passed = out->mismatches == 0;
@@ -66,6 +71,7 @@ static int lab03_check(const char *workdir, uint64_t seed, const cl_shape *shape
     free(sums_cm);
     free(a);
     free(b);
+    free(a_cm);
     free(want_sums);
     return rc;
 }

@@ -21,11 +21,11 @@ const cl_shapes lab04_shapes = {
     .describe = describe,
 };
 
-void lab04_fill(uint64_t seed, float *a, float *b, int m, int n, int k)
+void lab04_fill(uint64_t data_seed, float *a, float *b, int m, int n, int k)
 {
-    /* Both sizes stay far below sd_fill_distinct's limit of 2^23 values. */
-    sd_fill_distinct(a, (size_t)m * k, seed, 1);
-    sd_fill_distinct(b, (size_t)k * n, seed, 2);
+    /* Both together stay far below sd_fill_distinct's limit of 2^23 values. */
+    sd_fill_distinct(a, (size_t)m * k, data_seed, 1);
+    sd_fill_distinct_from(b, (size_t)k * n, data_seed, 2, (size_t)m * k);
 }
 
 typedef struct product_job {

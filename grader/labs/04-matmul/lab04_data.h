@@ -28,9 +28,10 @@
  * one element, one tile exactly, and edges that leave partial tiles in every dimension. */
 extern const cl_shapes lab04_shapes;
 
-/* The inputs for a seed: a (m x k) and b (k x n), row-major, every value distinct within its
- * matrix, of magnitude in [1, 2) (a missing or extra term changes a sum by at least 1). */
-void lab04_fill(uint64_t seed, float *a, float *b, int m, int n, int k);
+/* The inputs for a data seed (seeded.h sd_seeds): a (m x k) and b (k x n), row-major, every
+ * value distinct in both matrices (no value of a is one of b's), of magnitude in [1, 2) (a
+ * missing or extra term changes a sum by at least 1). */
+void lab04_fill(uint64_t data_seed, float *a, float *b, int m, int n, int k);
 
 /* c = a b computed in double, each element rounded once to float; -1 when out of memory. */
 int lab04_reference(const float *a, const float *b, float *c, int m, int n, int k);

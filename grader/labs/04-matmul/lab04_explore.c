@@ -78,7 +78,7 @@ int lab04_explore(const wk_job *job)
         fprintf(stderr, "out of host memory\n");
         return CL_EXIT_IO;
     }
-    lab04_fill(job->seed, ha, hb, m, n, k);
+    lab04_fill(job->data_seed, ha, hb, m, n, k);
     mm_ctx x = {0};
     CL_CUDA_CHECK(cudaMalloc((void **)&x.a, a_bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&x.b, b_bytes));

@@ -41,12 +41,10 @@ static void *lab04_open(const wk_job *job)
         return NULL;
     }
     s->matmul = (matmul_fn)wk_symbol(job, "lab04_matmul");
-    lab04_fill(job->seed, a, b, s->m, s->n, s->k);
-    s->a = wk_alloc_guarded(a_bytes);
-    s->b = wk_alloc_guarded(b_bytes);
-    s->c = wk_alloc_guarded(c_bytes);
-    wk_input(s->a);
-    wk_input(s->b);
+    lab04_fill(job->data_seed, a, b, s->m, s->n, s->k);
+    s->a = wk_alloc_input("a", a_bytes);
+    s->b = wk_alloc_input("b", b_bytes);
+    s->c = wk_alloc_output(c_bytes);
     CL_CUDA_CHECK(cudaMemcpy(s->a, a, a_bytes, cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(s->b, b, b_bytes, cudaMemcpyHostToDevice));
     free(a);
@@ -76,7 +74,7 @@ static cudaError_t lab04_baseline(void *state)
 static void lab04_reset(void *state)
 {
     lab04_state *s = state;
-    CL_CUDA_CHECK(cudaMemset(s->c, WK_POISON_BYTE, (size_t)s->m * s->n * sizeof(float)));
+    CL_CUDA_CHECK(wk_fill_poison(s->c, (size_t)s->m * s->n * sizeof(float)));
 }
 
 static int lab04_save(void *state, const wk_job *job)

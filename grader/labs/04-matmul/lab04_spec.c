@@ -18,14 +18,14 @@
 #include "lab04_data.h"
 
 /* The product c = a b, m x n (lab_reference); NULL also when the product finds no memory. */
-static void *lab04_want(uint64_t seed, const cl_shape *shape)
+static void *lab04_want(sd_seeds seeds, const cl_shape *shape)
 {
     const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
     float *a = malloc((size_t)m * k * sizeof(float)), *b = malloc((size_t)k * n * sizeof(float));
     float *want = malloc((size_t)m * n * sizeof(float));
     int ok = a && b && want;
     if (ok) {
-        lab04_fill(seed, a, b, m, n, k);
+        lab04_fill(seeds.data, a, b, m, n, k);
         ok = lab04_reference(a, b, want, m, n, k) == 0;
     }
     free(a);
@@ -37,13 +37,13 @@ static void *lab04_want(uint64_t seed, const cl_shape *shape)
     return want;
 }
 
-static int lab04_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
+static int lab04_check(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out)
 {
     const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
     memset(out, 0, sizeof *out);
     float *c = lab_load_output(workdir, "c", (size_t)m * n * sizeof(float), out->details,
                                sizeof out->details);
-    const float *want = c ? lab_reference(lab04_want, seed, shape) : NULL;
+    const float *want = c ? lab_reference(lab04_want, seeds, shape) : NULL;
     int rc = -1;
     if (want) {
         /* Every product has a magnitude in [1, 4), so a missing, extra or wrong term moves a

@@ -23,10 +23,15 @@ const cl_shapes lab05_shapes = {
     .describe = describe,
 };
 
-void lab05_fill(uint64_t seed, float *a, float *b, float *t, int m, int n, int k, int rows,
+void lab05_fill(uint64_t data_seed, float *a, float *b, float *t, int m, int n, int k, int rows,
                 int cols)
 {
-    sd_fill_distinct(a, (size_t)k * m, seed, 1);
-    sd_fill_distinct(b, (size_t)k * n, seed, 2);
-    sd_fill_distinct(t, (size_t)rows * cols, seed, 3);
+    sd_fill_distinct(a, (size_t)k * m, data_seed, 1);
+    sd_fill_distinct_from(b, (size_t)k * n, data_seed, 2, (size_t)k * m);
+    /* The transpose's values are only moved: twice sd_fill_distinct's, exactly, keep them
+     * apart from the product's without another range of k (the three would not fit in one). */
+    size_t nt = (size_t)rows * cols;
+    sd_fill_distinct(t, nt, data_seed, 3);
+    for (size_t i = 0; i < nt; ++i)
+        t[i] *= 2.0f;
 }

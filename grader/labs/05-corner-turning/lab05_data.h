@@ -26,13 +26,14 @@
 #define LAB05_TRACE_ROWS 136
 #define LAB05_TRACE_COLS 200
 
-/* The inputs for a seed: a (k x m), b (k x n) and t (rows x cols), each with distinct values of
- * magnitude in [1, 2). */
 /* The sizes (d[0..2] = m, n, k of the product; d[3], d[4] = rows, cols of the transpose):
  * graded, traced (LAB05_TRACE_*), and checked at one element, one tile, and partial tiles. */
 extern const cl_shapes lab05_shapes;
 
-void lab05_fill(uint64_t seed, float *a, float *b, float *t, int m, int n, int k, int rows,
+/* The inputs for a data seed (seeded.h sd_seeds): a (k x m) and b (k x n) with distinct values
+ * of magnitude in [1, 2), none of a's one of b's, and t (rows x cols) with distinct values of
+ * magnitude in [2, 4): no value is in two inputs. */
+void lab05_fill(uint64_t data_seed, float *a, float *b, float *t, int m, int n, int k, int rows,
                 int cols);
 
 #endif

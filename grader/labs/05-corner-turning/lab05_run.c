@@ -45,15 +45,12 @@ static void *lab05_open(const wk_job *job)
     }
     s->matmul = (matmul_fn)wk_symbol(job, "lab05_matmul_at_b");
     s->transpose = (transpose_fn)wk_symbol(job, "lab05_transpose");
-    lab05_fill(job->seed, a, b, t, s->m, s->n, s->k, s->rows, s->cols);
-    s->a = wk_alloc_guarded(fl(na));
-    s->b = wk_alloc_guarded(fl(nb));
-    s->c = wk_alloc_guarded(fl((size_t)s->m * s->n));
-    s->t = wk_alloc_guarded(fl(nt));
-    s->t_out = wk_alloc_guarded(fl(nt));
-    wk_input(s->a);
-    wk_input(s->b);
-    wk_input(s->t);
+    lab05_fill(job->data_seed, a, b, t, s->m, s->n, s->k, s->rows, s->cols);
+    s->a = wk_alloc_input("a", fl(na));
+    s->b = wk_alloc_input("b", fl(nb));
+    s->c = wk_alloc_output(fl((size_t)s->m * s->n));
+    s->t = wk_alloc_input("t", fl(nt));
+    s->t_out = wk_alloc_output(fl(nt));
     CL_CUDA_CHECK(cudaMemcpy(s->a, a, fl(na), cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(s->b, b, fl(nb), cudaMemcpyHostToDevice));
     CL_CUDA_CHECK(cudaMemcpy(s->t, t, fl(nt), cudaMemcpyHostToDevice));

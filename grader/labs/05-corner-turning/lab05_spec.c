@@ -20,7 +20,7 @@
 
 /* The product c (m x n) followed by the transpose (cols x rows), in one block
  * (lab_reference); NULL also when lab 04's product finds no memory. */
-static void *lab05_want(uint64_t seed, const cl_shape *shape)
+static void *lab05_want(sd_seeds seeds, const cl_shape *shape)
 {
     const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
     const int rows = (int)shape->d[3], cols = (int)shape->d[4];
@@ -31,7 +31,7 @@ static void *lab05_want(uint64_t seed, const cl_shape *shape)
     int ok = a && at && b && t && want;
     if (ok) {
         float *want_c = want, *want_t = want + (size_t)m * n;
-        lab05_fill(seed, a, b, t, m, n, k, rows, cols);
+        lab05_fill(seeds.data, a, b, t, m, n, k, rows, cols);
         for (size_t i = 0; i < (size_t)k; ++i) /* A^T, for lab 04's product */
             for (size_t r = 0; r < (size_t)m; ++r)
                 at[r * k + i] = a[i * m + r];
@@ -51,7 +51,7 @@ static void *lab05_want(uint64_t seed, const cl_shape *shape)
     return want;
 }
 
-static int lab05_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
+static int lab05_check(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out)
 {
     const int m = (int)shape->d[0], n = (int)shape->d[1], k = (int)shape->d[2];
     const int rows = (int)shape->d[3], cols = (int)shape->d[4];
@@ -61,7 +61,7 @@ static int lab05_check(const char *workdir, uint64_t seed, const cl_shape *shape
     float *tt = c ? lab_load_output(workdir, "t_out", (size_t)rows * cols * sizeof(float),
                                     out->details, sizeof out->details)
                   : NULL;
-    const float *want = tt ? lab_reference(lab05_want, seed, shape) : NULL;
+    const float *want = tt ? lab_reference(lab05_want, seeds, shape) : NULL;
     int rc = -1;
     if (want) {
         const float *want_c = want, *want_t = want + (size_t)m * n;

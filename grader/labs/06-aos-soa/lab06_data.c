@@ -47,9 +47,9 @@ static void fill_particles(void *ctx, size_t part, size_t begin, size_t end)
                 sd_next_float(&rng[f], lab06_fields[f].lo, lab06_fields[f].hi);
 }
 
-void lab06_fill(uint64_t seed, float *aos, size_t n)
+void lab06_fill(uint64_t data_seed, float *aos, size_t n)
 {
-    fill_job j = {seed, aos};
+    fill_job j = {data_seed, aos};
     cl_parallel_for(n, (size_t)1 << 16, fill_particles, &j);
 }
 

@@ -27,10 +27,10 @@
 /* The sizes (d[0] = particles): graded, and checked at one particle, partial warps and tiles. */
 extern const cl_shapes lab06_shapes;
 
-/* n particles as 8 floats each (x, y, z, vx, vy, vz, mass, charge): positions in [-100, 100),
- * velocities in [-10, 10), mass in [1, 10), charge in [-1, 1), each field from a random stream
- * of its own, so that two fields swapped show. */
-void lab06_fill(uint64_t seed, float *aos, size_t n);
+/* n particles for a data seed (seeded.h sd_seeds), as 8 floats each (x, y, z, vx, vy, vz,
+ * mass, charge): positions in [-100, 100), velocities in [-10, 10), mass in [1, 10), charge in
+ * [-1, 1), each field from a random stream of its own, so that two fields swapped show. */
+void lab06_fill(uint64_t data_seed, float *aos, size_t n);
 /* Field f's values (value i is particle i's), for the GPU's fill. */
 extern const sd_uniform lab06_fields[LAB06_FIELDS];
 

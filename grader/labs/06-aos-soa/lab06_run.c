@@ -44,13 +44,12 @@ static void *lab06_open(const wk_job *job)
     s->pack = (pack_fn)wk_symbol(job, "lab06_pack");
     s->step = (step_fn)wk_symbol(job, "lab06_step");
     s->unpack = (unpack_fn)wk_symbol(job, "lab06_unpack");
-    s->in = wk_alloc_guarded(bytes(s));
-    s->work = wk_alloc_guarded(work_bytes(s));
-    s->out = wk_alloc_guarded(bytes(s));
-    wk_input(s->in);
+    s->in = wk_alloc_input("in", bytes(s));
+    s->work = wk_alloc_output(work_bytes(s)); /* the student's scratch: poisoned, never read */
+    s->out = wk_alloc_output(bytes(s));
     for (int f = 0; f < LAB06_FIELDS; ++f) /* field f of particle i at in[i * 8 + f] */
-        CL_CUDA_CHECK(wk_fill_uniform((float *)s->in + f, job->seed, &lab06_fields[f], (size_t)s->n,
-                                      1, LAB06_FIELDS, 1));
+        CL_CUDA_CHECK(wk_fill_uniform((float *)s->in + f, job->data_seed, &lab06_fields[f],
+                                      (size_t)s->n, 1, LAB06_FIELDS, 1));
     return s;
 }
 

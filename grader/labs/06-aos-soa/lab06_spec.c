@@ -21,24 +21,24 @@
 #include "lab06_data.h"
 
 /* The particles after the steps, as structures (lab_reference). */
-static void *lab06_want(uint64_t seed, const cl_shape *shape)
+static void *lab06_want(sd_seeds seeds, const cl_shape *shape)
 {
     const size_t n = (size_t)shape->d[0];
     float *want = malloc(n * LAB06_FIELDS * sizeof(float));
     if (want) {
-        lab06_fill(seed, want, n);
+        lab06_fill(seeds.data, want, n);
         lab06_reference(want, n, LAB06_DATA_STEPS, LAB06_DT, LAB06_G);
     }
     return want;
 }
 
-static int lab06_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
+static int lab06_check(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out)
 {
     const size_t n = (size_t)shape->d[0], count = n * LAB06_FIELDS;
     memset(out, 0, sizeof *out);
     float *got =
         lab_load_output(workdir, "aos", count * sizeof(float), out->details, sizeof out->details);
-    const float *want = got ? lab_reference(lab06_want, seed, shape) : NULL;
+    const float *want = got ? lab_reference(lab06_want, seeds, shape) : NULL;
     int rc = -1;
     if (got && want) {
         /* A fused multiply-add on the GPU may round each step's update once where the CPU

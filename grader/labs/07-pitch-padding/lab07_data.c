@@ -25,9 +25,13 @@ size_t lab07_max_pitch(int width)
     return rows64 > 65536 ? rows64 : 65536;
 }
 
-void lab07_fill(uint64_t seed, float *image, float *gain, float *bias, int width, int height)
+void lab07_fill(uint64_t data_seed, float *image, int width, int height)
 {
-    sd_fill_uniform(image, (size_t)width * height, seed, 1, -0.2f, 1.2f);
+    sd_fill_uniform(image, (size_t)width * height, data_seed, 1, -0.2f, 1.2f);
+}
+
+void lab07_scalars(uint64_t seed, float *gain, float *bias)
+{
     sd_rng rng;
     sd_init(&rng, seed, 2);
     *gain = sd_next_float(&rng, 0.5f, 2.0f);

@@ -25,9 +25,11 @@ extern const cl_shapes lab07_shapes;
  * narrow images (any real alignment is far below either). */
 size_t lab07_max_pitch(int width);
 
-/* The packed input image (width * height floats, some outside [0, 1] so that clamping shows),
- * gain and bias for a seed. */
-void lab07_fill(uint64_t seed, float *image, float *gain, float *bias, int width, int height);
+/* The packed input image for a data seed (seeded.h sd_seeds): width * height floats, some
+ * outside [0, 1] so that clamping shows. */
+void lab07_fill(uint64_t data_seed, float *image, int width, int height);
+/* gain and bias, from the task's seed: the same in the recording and the replays. */
+void lab07_scalars(uint64_t seed, float *gain, float *bias);
 
 /* One output pixel, as the lab defines it. */
 float lab07_adjust_pixel(float in, float gain, float bias);

@@ -35,7 +35,8 @@ static size_t rows_allocated(const lab07_state *s)
 /* Allocates one image and its guard rows: through the student's function while recording,
  * with the pitch it chose then in a replay. A pitch that cannot hold a row (or is absurdly
  * large) breaks the contract. */
-static float *alloc_image(const lab07_state *s, alloc_fn alloc, size_t *pitch, uint64_t recorded)
+static float *alloc_image(const lab07_state *s, alloc_fn alloc, size_t *pitch, uint64_t recorded,
+                          const char *input)
 {
     float *image = NULL;
     size_t least = (size_t)s->width * sizeof(float), most = lab07_max_pitch(s->width);
@@ -51,7 +52,12 @@ static float *alloc_image(const lab07_state *s, alloc_fn alloc, size_t *pitch, u
                 image ? "an image" : "no image", *pitch, least, most);
         exit(CL_EXIT_CONTRACT);
     }
-    wk_add_buffer(image, *pitch * rows_allocated(s));
+    if ((uintptr_t)image % sizeof(float)) {
+        fprintf(stderr, "lab07_alloc_image returned an image at %p, not aligned to a float\n",
+                (void *)image);
+        exit(CL_EXIT_CONTRACT);
+    }
+    wk_add_buffer(image, *pitch * rows_allocated(s), input);
     return image;
 }
 
@@ -67,8 +73,7 @@ static int guard_rows_intact(float *base, size_t pitch, size_t rows)
     int ok = host != NULL;
     for (size_t r = 0; ok && r < rows; r += rows - 1) {
         CL_CUDA_CHECK(cudaMemcpy(host, row(base, pitch, r), pitch, cudaMemcpyDeviceToHost));
-        for (size_t b = 0; b < pitch; ++b)
-            ok &= host[b] == WK_POISON_BYTE;
+        ok &= wk_holds_poison(host, pitch);
     }
     free(host);
     return ok;
@@ -91,11 +96,11 @@ static void *lab07_open(const wk_job *job)
     alloc_fn alloc = (alloc_fn)wk_symbol(job, "lab07_alloc_image");
     upload_fn upload = (upload_fn)wk_symbol(job, "lab07_upload");
     s->adjust = (adjust_fn)wk_symbol(job, "lab07_adjust");
-    lab07_fill(job->seed, host, &s->gain, &s->bias, s->width, s->height);
+    lab07_fill(job->data_seed, host, s->width, s->height);
+    lab07_scalars(job->seed, &s->gain, &s->bias);
     const uint64_t *pitches = job->record ? job->record->lab_values : (uint64_t[2]){0, 0};
-    s->in_base = alloc_image(s, alloc, &s->in_pitch, pitches[0]);
-    s->out_base = alloc_image(s, alloc, &s->out_pitch, pitches[1]);
-    wk_input(s->in_base);
+    s->in_base = alloc_image(s, alloc, &s->in_pitch, pitches[0], "in");
+    s->out_base = alloc_image(s, alloc, &s->out_pitch, pitches[1], NULL);
     s->in = row(s->in_base, s->in_pitch, 1);
     s->out = row(s->out_base, s->out_pitch, 1);
     size_t packed = (size_t)s->width * sizeof(float), rows = rows_allocated(s);
@@ -107,9 +112,10 @@ static void *lab07_open(const wk_job *job)
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     /* The input's guard rows, and the whole output with its padding and guard rows, hold the
      * poison: what is still there afterwards was never written. */
-    CL_CUDA_CHECK(cudaMemset(s->in_base, WK_POISON_BYTE, s->in_pitch));
-    CL_CUDA_CHECK(cudaMemset(row(s->in_base, s->in_pitch, rows - 1), WK_POISON_BYTE, s->in_pitch));
-    CL_CUDA_CHECK(cudaMemset(s->out_base, WK_POISON_BYTE, s->out_pitch * rows));
+    CL_CUDA_CHECK(wk_fill_poison(s->in_base, s->in_pitch));
+    CL_CUDA_CHECK(wk_fill_poison(row(s->in_base, s->in_pitch, rows - 1), s->in_pitch));
+    CL_CUDA_CHECK(wk_fill_poison(s->out_base, s->out_pitch * rows));
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
     free(host);
     return s;
 }

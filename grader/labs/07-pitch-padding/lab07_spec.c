@@ -17,6 +17,7 @@
 #include "lab.h"
 #include "lab07_data.h"
 #include "parallel.h"
+#include "salt.h"
 
 /* Reads pitch.bin; 0 when it is missing or impossible (details say why). */
 static size_t read_pitch(const char *workdir, int width, lab_check *out)
@@ -50,13 +51,14 @@ static void adjust_pixels(void *ctx, size_t part, size_t begin, size_t end)
 }
 
 /* The output image, packed: every input pixel adjusted (lab_reference). */
-static void *lab07_reference(uint64_t seed, const cl_shape *shape)
+static void *lab07_reference(sd_seeds seeds, const cl_shape *shape)
 {
     const size_t w = (size_t)shape->d[0], h = (size_t)shape->d[1];
     float *in = malloc(w * h * sizeof(float)), *want = malloc(w * h * sizeof(float));
     if (in && want) {
         adjust_job job = {in, want, 0, 0};
-        lab07_fill(seed, in, &job.gain, &job.bias, (int)w, (int)h);
+        lab07_fill(seeds.data, in, (int)w, (int)h);
+        lab07_scalars(seeds.task, &job.gain, &job.bias);
         cl_parallel_for(w * h, (size_t)1 << 18, adjust_pixels, &job);
     } else {
         free(want);
@@ -66,7 +68,7 @@ static void *lab07_reference(uint64_t seed, const cl_shape *shape)
     return want;
 }
 
-static int lab07_check(const char *workdir, uint64_t seed, const cl_shape *shape, lab_check *out)
+static int lab07_check(const char *workdir, sd_seeds seeds, const cl_shape *shape, lab_check *out)
 {
     const size_t w = (size_t)shape->d[0], h = (size_t)shape->d[1];
     memset(out, 0, sizeof *out);
@@ -75,7 +77,8 @@ static int lab07_check(const char *workdir, uint64_t seed, const cl_shape *shape
         pitch ? lab_load_output(workdir, "out_raw", pitch * h, out->details, sizeof out->details)
               : NULL;
     float *got = malloc(w * h * sizeof(float));
-    const float *want = raw && got ? lab_reference(lab07_reference, seed, shape) : NULL;
+    const float *want = raw && got ? lab_reference(lab07_reference, seeds, shape) : NULL;
+    const uint32_t poison = lab_poison();
     int rc = -1;
     if (raw && got && want) {
         size_t pad_bytes = 0, pad_rows = 0, first_row = 0, first_byte = 0;
@@ -84,7 +87,7 @@ static int lab07_check(const char *workdir, uint64_t seed, const cl_shape *shape
             memcpy(got + r * w, row, w * sizeof(float));
             size_t touched = 0;
             for (size_t b = w * sizeof(float); b < pitch; ++b) {
-                if (row[b] == 0xff)
+                if (row[b] == sl_poison_byte(poison, b)) /* rows start on whole words */
                     continue;
                 if (pad_bytes + touched == 0) { /* the first written padding byte of all */
                     first_row = r;

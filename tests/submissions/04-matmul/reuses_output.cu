@@ -1,9 +1,10 @@
 // Mutant (hostile): changes what the timed launches do through the output, which stays on the
 // GPU between them. The naive kernel with x on the columns (correct and coalesced, no faster
 // than the speed gate's baseline), whose threads first read their element of C and return at
-// once when it is no longer the grader's poison (0xffffffff): every launch after the first
-// finds C computed and looks ever so fast. The outputs are poisoned again before every timed
-// run, so every timed one computes: must fail the speed part only, as naive_x_on_columns does.
+// once when it is no longer the grader's poison (a NaN, whatever its payload): every launch
+// after the first finds C computed and looks ever so fast. The outputs are poisoned again
+// before every timed run, so every timed one computes: must fail the speed part only, as
+// naive_x_on_columns does.
 #include "lab04.h"
 
 __global__ void matmul_naive_unless_done(const float *a, const float *b, float *c, int m, int n,
@@ -13,7 +14,7 @@ __global__ void matmul_naive_unless_done(const float *a, const float *b, float *
     int row = blockIdx.y * blockDim.y + threadIdx.y;
     if (row < m && col < n) {
         float *out = &c[(size_t)row * n + col];
-        if (__float_as_uint(*out) != 0xffffffffu)
+        if (!isnan(*out))
             return; /* computed by an earlier launch */
         float sum = 0.0f;
         for (int i = 0; i < k; ++i)
