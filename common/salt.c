@@ -38,6 +38,9 @@ int sl_draw_run(sl_run *run)
     run->salt = bits[0];
     run->record_salt = bits[1] != bits[0] ? bits[1] : ~bits[0];
     run->poison = sl_poison((uint32_t)bits[2]);
+    run->record_poison = sl_poison((uint32_t)(bits[2] >> 32));
+    if (run->record_poison == run->poison)
+        run->record_poison = sl_poison(~(uint32_t)(bits[2] >> 32) ^ 2u);
     return rc;
 }
 

@@ -22,7 +22,11 @@ extern "C" {
 typedef struct sl_run {
     uint64_t salt;        /* the replays' data salt (and the grader's checks of them) */
     uint64_t record_salt; /* the recording's, never equal to salt */
-    uint32_t poison;      /* sl_poison of random bits */
+    uint32_t poison;      /* sl_poison of random bits: the replays' */
+    /* The recording's poison, never equal to poison: its host code can read its own (on its
+     * command line) and hand it to a kernel that writes it where it must not, past an output,
+     * over guards that would then look untouched in a replay. */
+    uint32_t record_poison;
 } sl_run;
 
 /* Fills buf with n random bytes from /dev/urandom; where it cannot be read, from the clock

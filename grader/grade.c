@@ -1011,7 +1011,7 @@ static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_fi
                                    .kernel = f->so,
                                    .workdir = f->rec,
                                    .seed = cfg->seed,
-                                   .poison = cfg->poison},
+                                   .poison = cfg->record_poison},
                           .timeout_s = cfg->run_timeout_s,
                           .env = j->env,
                           .sandbox = cfg->confine_recording ? &j->policy : NULL,

@@ -30,6 +30,7 @@ typedef struct gr_config {
      * shapes; and the poison of every output and guard. */
     uint64_t salt, record_salt;
     uint32_t poison;
+    uint32_t record_poison; /* the recording's own (salt.h): never the replays' */
     int counters;           /* run the counters engine */
     int trace;              /* run the trace engine */
     const char *tracer_dir; /* where libcl_tracer.so and cl_trace_patch.fatbin are */

@@ -312,6 +312,7 @@ static void make_config(session *s)
     s->cfg.salt = drawn.salt;
     s->cfg.record_salt = drawn.record_salt;
     s->cfg.poison = drawn.poison;
+    s->cfg.record_poison = drawn.record_poison;
 #ifdef CL_HAVE_BATCH
     if (opt->course && !(opt->timeout_s > 0) && course.timeout_s > 0)
         s->cfg.run_timeout_s = course.timeout_s; /* the course's, where --timeout is not given */

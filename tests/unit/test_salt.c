@@ -66,6 +66,8 @@ static void test_salt_draws_differ(void **state)
     assert_int_equal(sl_draw_run(&b), 0);
     assert_true(a.salt != b.salt);
     assert_true(a.salt != a.record_salt && b.salt != b.record_salt);
+    assert_true(a.poison != a.record_poison && b.poison != b.record_poison);
+    assert_true(sl_is_poison(a.record_poison) && sl_is_poison(b.record_poison));
     assert_true(sl_is_poison(a.poison) && sl_is_poison(b.poison));
     /* 2^23 poisons: two equal draws in a row would be a 1 in 8 million event; two more
      * draws make a false alarm out of the question. */
