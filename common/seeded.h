@@ -75,6 +75,9 @@ SD_FN float sd_scale_unit(uint64_t bits, double lo, double span, float hi)
  * are graded and nothing its host code computes from them can be carried into a replay. */
 typedef struct sd_seeds {
     uint64_t task, data;
+    /* The poison the run that filled them wrote over its outputs and guards (salt.h): the
+     * recording's differs from the replays'. 0: the run's, lab_poison() (grader/lab.h). */
+    uint32_t poison;
 } sd_seeds;
 
 /* The data seed of (task, salt): a bijection of salt for every task, so that two salts never

@@ -902,12 +902,12 @@ static void scan_device_code(const gr_config *cfg, const lab_spec *spec, const l
  * recording's: the task's scalars with other arrays of the same shapes. */
 static sd_seeds replay_seeds(const gr_config *cfg)
 {
-    return (sd_seeds){cfg->seed, sd_data_seed(cfg->seed, cfg->salt)};
+    return (sd_seeds){cfg->seed, sd_data_seed(cfg->seed, cfg->salt), cfg->poison};
 }
 
 static sd_seeds record_seeds(const gr_config *cfg)
 {
-    return (sd_seeds){cfg->seed, sd_data_seed(cfg->seed, cfg->record_salt)};
+    return (sd_seeds){cfg->seed, sd_data_seed(cfg->seed, cfg->record_salt), cfg->record_poison};
 }
 
 /* "NAME=SALT" for a child's environment (wire.h WI_ENV_DATA_SALT), in buf. */

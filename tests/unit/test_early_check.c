@@ -121,7 +121,7 @@ static void test_checked_while_the_child_still_runs(void **state)
 {
     (void)state;
     static ec_check e;
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     sleep_ms(50);
     assert_int_equal(atomic_load(&checks_made), 0); /* nothing saved yet: nothing checked */
     wi_result last = saved_and_checked();
@@ -139,7 +139,7 @@ static void test_a_record_before_the_launches_is_not_enough(void **state)
 {
     (void)state;
     static ec_check e;
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     write_output("half");
     wi_result last = write_record(0, 0); /* set up, not launched */
     sleep_ms(60);
@@ -153,7 +153,7 @@ static void test_outputs_saved_again_after_timing_are_checked_after(void **state
 {
     (void)state;
     static ec_check e;
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     saved_and_checked();
     write_output("wrong"); /* lab 04: a launch after timing, saved over the first's */
     wi_result last = write_record(1, 1);
@@ -165,7 +165,7 @@ static void test_a_second_run_alone_is_checked_after(void **state)
 {
     (void)state;
     static ec_check e;
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     wi_result last = saved_and_checked();
     rn_result again = clean_end;
     again.again = 1; /* failed beside others, run again alone: its outputs written over */
@@ -177,25 +177,25 @@ static void test_a_child_that_failed_is_checked_after(void **state)
 {
     (void)state;
     static ec_check e;
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     wi_result last = saved_and_checked();
     rn_result crashed = {.status = RN_SIGNALED, .signal = 11};
     ec_end(&e, &crashed, &last);
     assert_false(e.usable);
     assert_int_equal(atomic_load(&checks_made), 1); /* checked, but not used */
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     rn_result failed = {.status = RN_EXITED, .exit_code = 3};
     for (int i = 0; i < 2000 && atomic_load(&checks_made) < 2; ++i)
         sleep_ms(5);
     ec_end(&e, &failed, &last);
     assert_false(e.usable);
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     for (int i = 0; i < 2000 && atomic_load(&checks_made) < 3; ++i)
         sleep_ms(5);
     ec_end(&e, &clean_end, NULL); /* its last record could not be read */
     assert_false(e.usable);
     assert_int_equal(atomic_load(&checks_made), 3);
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     ec_end(&e, NULL, NULL); /* never started */
     assert_false(e.usable);
 }
@@ -204,7 +204,7 @@ static void test_no_record_ends_at_once(void **state)
 {
     (void)state;
     static ec_check e;
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 1);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 1);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     ec_end(&e, &clean_end, NULL);
@@ -221,7 +221,7 @@ static void test_switched_off_checks_nothing(void **state)
     static ec_check e;
     write_output("right");
     wi_result last = write_record(1, 0);
-    ec_begin(&e, &spec, (sd_seeds){7, 8}, dir, 0);
+    ec_begin(&e, &spec, (sd_seeds){7, 8, 0}, dir, 0);
     sleep_ms(30);
     ec_end(&e, &clean_end, &last);
     assert_false(e.usable);

@@ -41,7 +41,7 @@
 
 #define SEED UINT64_C(20240917)
 /* The task's seed and the data seed of one run's salt, as the grader checks a replay. */
-#define SEEDS ((sd_seeds){SEED, sd_data_seed(SEED, 1)})
+#define SEEDS ((sd_seeds){SEED, sd_data_seed(SEED, 1), 0})
 #define Y_BYTES (LAB01_N * sizeof(float))
 #define MAX_PATCHED 8
 
@@ -189,7 +189,7 @@ static void *slow_reference(sd_seeds seeds, const cl_shape *shape)
 static void *ask_reference(void *arg)
 {
     const cl_shape *shape = arg;
-    return (void *)lab_reference(slow_reference, (sd_seeds){7, 0}, shape);
+    return (void *)lab_reference(slow_reference, (sd_seeds){7, 0, 0}, shape);
 }
 
 static void test_reference_is_made_once(void **state)
@@ -201,7 +201,7 @@ static void test_reference_is_made_once(void **state)
     assert_int_equal(pthread_create(&t, NULL, ask_reference, &small), 0);
     struct timespec ts = {0, 50 * 1000 * 1000};
     nanosleep(&ts, NULL); /* the thread is making it now: this call waits for it */
-    const uint64_t *a = lab_reference(slow_reference, (sd_seeds){7, 0}, &small);
+    const uint64_t *a = lab_reference(slow_reference, (sd_seeds){7, 0, 0}, &small);
     void *b;
     pthread_join(t, &b);
     assert_non_null(a);
@@ -209,12 +209,13 @@ static void test_reference_is_made_once(void **state)
     assert_true(*a == 7003);
     assert_int_equal(made, 1);
     /* Another seed or another shape is another reference. */
-    const uint64_t *c = lab_reference(slow_reference, (sd_seeds){7, 1}, &small);
+    const uint64_t *c = lab_reference(slow_reference, (sd_seeds){7, 1, 0}, &small);
     assert_true(*c == 8003); /* another data seed: another run's arrays */
-    const uint64_t *d = lab_reference(slow_reference, (sd_seeds){7, 0}, &other);
+    const uint64_t *d = lab_reference(slow_reference, (sd_seeds){7, 0, 0}, &other);
     assert_true(*d == 7004);
     assert_int_equal(made, 3);
-    assert_true(*(const uint64_t *)lab_reference(slow_reference, (sd_seeds){7, 0}, &small) == 7003);
+    assert_true(*(const uint64_t *)lab_reference(slow_reference, (sd_seeds){7, 0, 0}, &small) ==
+                7003);
     assert_int_equal(made, 3);
 }
 
@@ -397,12 +398,12 @@ static void test_lab01_check_uses_both_seeds(void **state)
     (void)state;
     /* The same file against another run's arrays (another salt): nearly every element
      * differs. */
-    lab_check c = check_lab01(workdir, (sd_seeds){SEED, sd_data_seed(SEED, 2)}, 0);
+    lab_check c = check_lab01(workdir, (sd_seeds){SEED, sd_data_seed(SEED, 2), 0}, 0);
     assert_int_equal(c.passed, 0);
     assert_true(c.mismatches > LAB01_N - LAB01_N / 1000);
     assert_int_equal(c.unwritten, 0);
     /* The same arrays with another task's factor: every element differs too. */
-    c = check_lab01(workdir, (sd_seeds){SEED + 1, SEEDS.data}, 0);
+    c = check_lab01(workdir, (sd_seeds){SEED + 1, SEEDS.data, 0}, 0);
     assert_int_equal(c.passed, 0);
     assert_true(c.mismatches > LAB01_N - LAB01_N / 1000);
 }
