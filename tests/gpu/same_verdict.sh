@@ -41,7 +41,7 @@ check 01 stub
 check 03 stub
 check 03 solution
 check 06 stub
-for f in "$src"/tests/submissions/*/rt_*sampl*.cu "$src"/tests/submissions/*/rt_*past*.cu; do
+for f in "$src"/tests/submissions/*/rt_*middle*.cu "$src"/tests/submissions/*/rt_key_guess.cu; do
     [ -f "$f" ] || continue
     rel=${f#"$src"/}
     lab=$(basename "$(dirname "$f")" | cut -c1-2)
