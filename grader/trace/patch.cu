@@ -27,8 +27,9 @@ extern "C" __device__ __noinline__ SanitizerPatchResult cl_on_global(void *userd
     uint32_t block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     uint32_t warps_per_block = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
     uint32_t warp = block * warps_per_block + tid / 32;
-    if (t->sample > 1 && !tr_edge(warp, warps_per_block, gridDim.x * gridDim.y * gridDim.z) &&
-        tr_mix(warp ^ t->key) % t->sample != 0)
+    if (t->sample > 1 &&
+        !tr_edge_of(block, tid / 32, warps_per_block, gridDim.x * gridDim.y * gridDim.z) &&
+        !tr_sampled(warp, t->key, t->sample))
         return SANITIZER_PATCH_SUCCESS;
 
     uint32_t mask = __activemask();

@@ -306,7 +306,7 @@ static void launch_begin(const Sanitizer_LaunchData *l)
             if (tr_edge((uint32_t)w, wpb, blocks))
                 continue;
             others++;
-            picked += tr_mix((uint32_t)w ^ h.key) % sample == 0;
+            picked += tr_sampled((uint32_t)w, h.key, sample);
         }
         f->weight = picked ? (double)others / (double)picked : 1.0;
     }
@@ -385,6 +385,8 @@ int InitializeInjection(void)
     tr.patches = getenv(WI_ENV_TRACE_PATCHES);
     tr.out = getenv(WI_ENV_TRACE_OUT);
     tr.sample = env_u32(WI_ENV_TRACE_SAMPLE, DEFAULT_SAMPLE);
+    while (tr.sample & (tr.sample - 1)) /* a power of two (tr_sampled): the one below */
+        tr.sample &= tr.sample - 1;
     tr.max_records = env_u32(WI_ENV_TRACE_MAX_RECORDS, 1u << 18);
     const char *key = getenv(WI_ENV_TRACE_KEY);
     tr.key = key && *key ? strtoull(key, NULL, 16) : random_u64();

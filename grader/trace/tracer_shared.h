@@ -35,10 +35,23 @@ TR_BOTH uint32_t tr_mix(uint32_t x)
  * block (the last one partial where the block is not a multiple of 32 threads) and every warp
  * of the grid's first and last block. Work confined to one block, to its edges or to the last
  * tile cannot escape the trace. */
+TR_BOTH int tr_edge_of(uint32_t block, uint32_t in_block, uint32_t warps_per_block, uint32_t blocks)
+{
+    return in_block == 0 || in_block == warps_per_block - 1 || block == 0 || block == blocks - 1;
+}
+
+/* The same for warp w of the grid (the host's view; the patch, which has the block and the
+ * warp in it at hand, asks tr_edge_of and divides by nothing). */
 TR_BOTH int tr_edge(uint32_t w, uint32_t warps_per_block, uint32_t blocks)
 {
-    uint32_t block = w / warps_per_block, in_block = w % warps_per_block;
-    return in_block == 0 || in_block == warps_per_block - 1 || block == 0 || block == blocks - 1;
+    return tr_edge_of(w / warps_per_block, w % warps_per_block, warps_per_block, blocks);
+}
+
+/* Whether the key picks warp w among the others, one in sample (a power of two: a mask, not a
+ * division, in the patch that runs at every access of every thread). */
+TR_BOTH int tr_sampled(uint32_t w, uint32_t key, uint32_t sample)
+{
+    return (tr_mix(w ^ key) & (sample - 1)) == 0;
 }
 
 typedef struct tr_tracker {
