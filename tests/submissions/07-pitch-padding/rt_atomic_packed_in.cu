@@ -1,6 +1,6 @@
 // Mutant (hostile, red team B): a packed input read through atomics, a pitched output.
 // expect: FAIL
-// expect-stage: coalescing|contract
+// expect-stage: coalescing|contract|moved
 //
 // What it does: the allocation alternates: the input (allocated first) gets packed rows, the
 // output a cudaMallocPitch pitch (a replay allocates the pitches the recording chose). Packed
