@@ -1089,6 +1089,11 @@ static int mode_trace(wk_job *job, const wk_lab *lab, wi_result *res)
     write_result(job, res);
     rp_close(w.replay);
     close_lab(lab, state);
+    /* The GPU's part is done (every launch's records were copied back as it ended): what is
+     * left, the tracer's analysis of them as the process ends, is host work, and the more warps
+     * it always traces (the edges of every block) the longer it takes; other gradings' timings
+     * need not wait for it. */
+    gl_release(&gpu);
     return 0;
 }
 
