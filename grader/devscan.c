@@ -85,25 +85,14 @@ static int sass_files(const char *keep, char names[SASS_MAX_FILES][256])
     return n;
 }
 
-/* Refuses, from the SASS that cuobjdump makes of the device code in keep (sassscan.h), what
- * moves memory where no engine can see it; the SASS is written to keep/device.sass. Returns
- * 0 when it read the SASS (o->refused filled where it refuses); 1 when it could not, why
- * saying why (the PTX is checked instead); -1 when the kernel must not run (o->run_problem). */
-static int scan_sass(const gr_config *cfg, const char *keep, oc_outcome *o, char *why,
-                     size_t why_size)
+/* Lists, with cuobjdump (tool) confined as the compile is, the SASS of the files of keep
+ * (sass_files), one after another, into *text (malloc'ed, *size bytes). Returns 0; 1 where
+ * cuobjdump failed (why says how: the PTX is checked instead); -1 where the kernel must not run
+ * (o->run_problem: a listing past its cap, or the grader's own failure). */
+static int list_sass(const gr_config *cfg, const char *keep, const char *tool,
+                     char names[SASS_MAX_FILES][256], int files, oc_outcome *o, char **text,
+                     size_t *size, char *why, size_t why_size)
 {
-    char tool[PATH_MAX], names[SASS_MAX_FILES][256];
-    if (gr_cuobjdump(cfg, tool) != 0) {
-        snprintf(why, why_size, _("no cuobjdump beside '%s'"), cfg->nvcc ? cfg->nvcc : "nvcc");
-        return 1;
-    }
-    int files = sass_files(keep, names);
-    if (files <= 0) {
-        snprintf(why, why_size,
-                 files ? _("nvcc kept more cubins than the grader lists")
-                       : _("nvcc kept no cubin or fatbin"));
-        return 1;
-    }
     /* cuobjdump runs confined as the compile is, and may read the folder it lies in. */
     static sb_policy policy;
     static char toolkit[PATH_MAX], tool_dir[PATH_MAX];
@@ -114,9 +103,7 @@ static int scan_sass(const gr_config *cfg, const char *keep, oc_outcome *o, char
     char tmpdir[4300];
     snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", keep);
     const char *env[] = {tmpdir, NULL};
-    char *text = NULL;
-    size_t size = 0;
-    FILE *all = open_memstream(&text, &size);
+    FILE *all = open_memstream(text, size);
     int rc = all ? 0 : -1;
     for (int i = 0; rc == 0 && i < files; ++i) {
         char path[4500];
@@ -155,6 +142,31 @@ static int scan_sass(const gr_config *cfg, const char *keep, oc_outcome *o, char
     }
     if (all && fclose(all) != 0)
         rc = -1;
+    return rc;
+}
+
+/* Refuses, from the SASS that cuobjdump makes of the device code in keep (sassscan.h), what
+ * moves memory where no engine can see it; the SASS is written to keep/device.sass. Returns
+ * 0 when it read the SASS (o->refused filled where it refuses); 1 when it could not, why
+ * saying why (the PTX is checked instead); -1 when the kernel must not run (o->run_problem). */
+static int scan_sass(const gr_config *cfg, const char *keep, oc_outcome *o, char *why,
+                     size_t why_size)
+{
+    char tool[PATH_MAX], names[SASS_MAX_FILES][256];
+    if (gr_cuobjdump(cfg, tool) != 0) {
+        snprintf(why, why_size, _("no cuobjdump beside '%s'"), cfg->nvcc ? cfg->nvcc : "nvcc");
+        return 1;
+    }
+    int files = sass_files(keep, names);
+    if (files <= 0) {
+        snprintf(why, why_size,
+                 files ? _("nvcc kept more cubins than the grader lists")
+                       : _("nvcc kept no cubin or fatbin"));
+        return 1;
+    }
+    char *text = NULL;
+    size_t size = 0;
+    int rc = list_sass(cfg, keep, tool, names, files, o, &text, &size, why, why_size);
     ss_listing *listing = rc == 0 ? ss_parse(text, size) : NULL;
     if (rc == 0 && !listing)
         rc = -1;
