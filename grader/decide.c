@@ -552,10 +552,43 @@ static const oc_worst *blame(const oc_outcome *o, int load_ok, int store_ok)
 
 /* The next step for accesses that fall short: the measured signature of the blamed
  * instruction (or of the failing kind as a whole), then the lab's own advice. */
+/* Where the kind that falls short does so against the task alone (request by request it would
+ * pass: split into requests of few lanes, or reading words again), the signature of one request
+ * says nothing: say how many times the task's sectors its requests moved, and what that comes
+ * from. Where a request wastes sectors itself, its signature says more (coalescing_hint). */
+static int task_signature(const oc_outcome *o, int load_ok, char *sig, size_t size)
+{
+    int loads = !load_ok;
+    double eff = loads ? o->load_task_eff : o->store_task_eff;
+    double need = loads ? o->spec->min_load_eff : o->spec->min_store_eff;
+    if (!(loads ? o->load_by_task : o->store_by_task) || eff <= 0)
+        return 0;
+    double requests, bytes, per_request;
+    if (o->engine == OC_BY_TRACE) {
+        const cl_tally *t = loads ? &o->trace_loads : &o->trace_stores;
+        requests = (double)t->requests, bytes = (double)t->unique_bytes;
+        per_request = cl_tally_efficiency(t);
+    } else {
+        const oc_traffic *t = loads ? &o->load : &o->store;
+        requests = t->requests, bytes = t->bytes;
+        per_request = counters_efficiency(t);
+    }
+    if (per_request < need)
+        return 0;
+    snprintf(sig, size,
+             _("%s moved %.1f times the sectors the task needs at the least, %.1f bytes a "
+               "request: requests of a few lanes each, or words read again, cost sectors that one "
+               "request of the whole warp, reading consecutive words, would have shared."),
+             loads ? _("Loads") : _("Stores"), 1.0 / eff, requests > 0 ? bytes / requests : 0.0);
+    return 1;
+}
+
 static void coalescing_hint(oc_outcome *o, int load_ok)
 {
     char sig[600];
-    if (o->blamed && o->blamed->tally.requests) {
+    if (task_signature(o, load_ok, sig, sizeof sig)) {
+        /* said */
+    } else if (o->blamed && o->blamed->tally.requests) {
         const cl_tally *w = &o->blamed->tally;
         char what[64];
         snprintf(what, sizeof what, _("The %s on line %u"),

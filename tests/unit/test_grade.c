@@ -287,6 +287,9 @@ static void test_decide_split_requests_are_counted_against_the_task(void **state
     assert_true(o.load_by_task && !o.store_by_task);
     assert_close(o.load_eff, 0.125, 1e-9);
     assert_close(o.load_task_eff, 0.125, 1e-9);
+    /* The hint speaks of the task's sectors, not of one request (which is ideal). */
+    assert_contains(o.hint, "Loads moved 8.0 times the sectors the task needs at the least, 4.0 "
+                            "bytes a request");
 }
 
 static void test_decide_honest_kernel_is_not_lowered_by_the_task(void **state)
