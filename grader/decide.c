@@ -65,15 +65,16 @@ static double agreement(unsigned sample)
 
 /* What the trace saw of what the counters count: its tally less the instructions they do not
  * (global atomics, generic-address accesses: outcome.h, trace_blind). */
+static uint64_t less(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : 0;
+}
+
 static cl_tally counted_by_both(const cl_tally *t, const cl_tally *blind)
 {
-    cl_tally c = *t;
-    c.requests -= blind->requests < c.requests ? blind->requests : c.requests;
-    c.sectors -= blind->sectors < c.sectors ? blind->sectors : c.sectors;
-    c.lines -= blind->lines < c.lines ? blind->lines : c.lines;
-    c.unique_bytes -= blind->unique_bytes < c.unique_bytes ? blind->unique_bytes : c.unique_bytes;
-    c.ideal_sectors -=
-        blind->ideal_sectors < c.ideal_sectors ? blind->ideal_sectors : c.ideal_sectors;
+    cl_tally c = {less(t->requests, blind->requests), less(t->sectors, blind->sectors),
+                  less(t->lines, blind->lines), less(t->unique_bytes, blind->unique_bytes),
+                  less(t->ideal_sectors, blind->ideal_sectors)};
     return c;
 }
 

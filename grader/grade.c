@@ -42,7 +42,6 @@
 #include "devscan.h"
 #include "early_check.h"
 #include "gpulock.h"
-#include "ptxscan.h"
 #include "sandbox.h"
 #include "sassscan.h"
 
@@ -686,6 +685,8 @@ static int compile_kernel(const gr_config *cfg, const lab_spec *spec, oc_outcome
     return rc;
 }
 
+/* A replay that changed one of the lab's inputs (its result names it, input; "" none) broke
+ * the contract. */
 static void note_input_changed(oc_outcome *o, const char *input)
 {
     if (o->refused[0] || !input[0])
@@ -733,8 +734,6 @@ static const char **replay_env(const gr_config *cfg)
     return env;
 }
 
-/* A replay that changed one of the lab's inputs (its result names it, input; "" none) broke
- * the contract. */
 /* spec's check of the outputs in dir, its time added to *seconds. */
 static int timed_check(const lab_spec *spec, double *seconds, const char *dir, sd_seeds seeds,
                        const cl_shape *shape, lab_check *out)
@@ -1515,13 +1514,7 @@ static uint64_t trace_key(uint64_t seed, const char *source)
     char *bytes = wi_read_bytes(source, MAX_SOURCE_BYTES, &n, why, sizeof why);
     uint64_t h = fnv1a(bytes ? bytes : "", bytes ? n : 0) ^ seed;
     free(bytes);
-    for (int i = 0; i < 2; ++i) { /* splitmix64's finaliser, twice */
-        h += 0x9e3779b97f4a7c15ull;
-        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-        h ^= h >> 31;
-    }
-    return h;
+    return sd_mix64(sd_mix64(h + SD_GAMMA) + SD_GAMMA); /* splitmix64's step, twice */
 }
 
 /* The traced child's environment for a try (one warp in sample, room for max_records records

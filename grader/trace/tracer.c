@@ -12,7 +12,7 @@
  * Settings come from the environment (names in wire.h): CL_TRACE_PATCHES (the patch fatbin),
  * CL_TRACE_OUT (the record to write, a wi_trace), CL_TRACE_SAMPLE (trace one warp in N beside
  * the warps always traced, tr_edge), CL_TRACE_MAX_RECORDS (per launch), CL_TRACE_KEY (which
- * warps are sampled: the grader draws it from the seed and the device code, so that one file
+ * warps are sampled: the grader draws it from the seed and the submitted file, so that one file
  * and one seed give one trace).
  * No permission is needed; it runs as any user.
  */
@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "lines.h"
+#include "seeded.h"
 #include "trace_analysis.h"
 #include "tracer_shared.h"
 #include "wire.h"
@@ -238,17 +239,14 @@ static function_trace *function_named(const char *name, CUmodule module)
     return f;
 }
 
-/* A 64-bit mix (splitmix64's finaliser). */
+/* A 64-bit mix: splitmix64's step (seeded.h). */
 static uint64_t mix64(uint64_t x)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    return sd_mix64(x + SD_GAMMA);
 }
 
 /* Which warps the next launch samples: drawn from the run's key (the grader's, from the seed
- * and the device code) and the launch's place in the run, so that the same file and seed
+ * and the submitted file) and the launch's place in the run, so that the same file and seed
  * trace the same warps, and a kernel that cannot know the key cannot know them. */
 static uint32_t launch_key(void)
 {
