@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpulock.h"
 #include "lines.h"
 #include "seeded.h"
 #include "trace_analysis.h"
@@ -106,12 +107,31 @@ static int reads_guard(uint64_t a, uint32_t size)
     return 0;
 }
 
-/* Counts, in n fresh records of f, the load lanes that read guard bytes. */
-static void find_oob_reads(function_trace *f, const ta_record *recs, uint32_t n)
+/* Whether every active lane of r reads inside the used part of one watched buffer: most
+ * records, and one pass over the lanes, where reads_guard's lane by lane looks through every
+ * buffer. */
+static int inside_one_buffer(const ta_record *r)
 {
-    for (uint32_t i = 0; tr.nwatched && i < n; ++i) {
-        const ta_record *r = &recs[i];
-        if (r->is_store)
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int l = 0; l < 32; ++l)
+        if ((r->active >> l) & 1) {
+            lo = r->addr[l] < lo ? r->addr[l] : lo;
+            hi = r->addr[l] > hi ? r->addr[l] : hi;
+        }
+    hi += r->size;
+    for (int i = 0; i < tr.nwatched; ++i)
+        if (lo >= tr.watched[i].in_lo && hi <= tr.watched[i].in_hi)
+            return 1;
+    return 0;
+}
+
+/* Counts the load lanes of f's records that read guard bytes: after the launches, with the GPU
+ * given up (host work; lab 01's stub traces about 900000 records). */
+static void find_oob_reads(function_trace *f)
+{
+    for (size_t i = 0; tr.nwatched && i < f->n; ++i) {
+        const ta_record *r = &f->records[i];
+        if (r->is_store || !r->active || inside_one_buffer(r))
             continue;
         for (int l = 0; l < 32; ++l)
             if ((r->active >> l) & 1 && reads_guard(r->addr[l], r->size)) {
@@ -162,6 +182,7 @@ static void write_out(void)
 {
     if (!tr.out)
         return;
+    gl_phase("trace-run"); /* the rest of the child's work, after the last launch */
     wi_trace t = {.sample = tr.sample, .max_records = tr.max_records};
     static wi_trace_kernel kernels[MAX_FUNCTIONS]; /* 64 names of 4 KiB: not on the stack */
     memset(kernels, 0, sizeof kernels);
@@ -169,6 +190,7 @@ static void write_out(void)
     for (int i = 0; i < tr.nfunctions; ++i) {
         function_trace *f = &tr.functions[i];
         wi_trace_kernel *tk = &kernels[t.nkernels];
+        find_oob_reads(f);
         if (ta_analyze_weighted(f->name, f->records, f->weights, f->n, &tk->k) != 0) {
             fail("out of memory analysing '%s'", f->name);
             continue;
@@ -188,12 +210,14 @@ static void write_out(void)
                        &tk->oob_line);
         t.nkernels++;
     }
+    gl_phase("trace-analyse");
     snprintf(t.error, sizeof t.error, "%s", tr.error);
     cJSON *json = wi_trace_to_json(&t);
     wi_write_file(tr.out, json);
     cJSON_Delete(json);
     for (size_t i = 0; i < t.nkernels; ++i)
         ta_kernel_free(&kernels[i].k);
+    gl_phase("trace-write");
 }
 
 static void module_loaded(const Sanitizer_ResourceModuleData *m)
@@ -220,6 +244,7 @@ static void module_loaded(const Sanitizer_ResourceModuleData *m)
     SAN(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, m->module,
                                    "cl_on_global"));
     SAN(sanitizerPatchModule(m->module));
+    gl_phase("trace-patch");
 }
 
 static function_trace *function_named(const char *name, CUmodule module)
@@ -312,6 +337,7 @@ static void launch_begin(const Sanitizer_LaunchData *l)
     SAN(sanitizerSetCallbackData(l->function, tr.d_tracker));
     f->sample = h.sample;
     tr.current = f;
+    gl_phase("trace-begin"); /* since the step before: the child's own work, this set-up */
 }
 
 static void launch_end(const Sanitizer_LaunchData *l)
@@ -321,6 +347,7 @@ static void launch_end(const Sanitizer_LaunchData *l)
     if (!f)
         return;
     SAN(sanitizerStreamSynchronize(l->hStream));
+    gl_phase("trace-kernel"); /* the patched kernel's run */
     tr_tracker h;
     memset(&h, 0, sizeof h);
     SAN(sanitizerMemcpyDeviceToHost(&h, tr.d_tracker, sizeof h, l->hStream));
@@ -345,14 +372,15 @@ static void launch_end(const Sanitizer_LaunchData *l)
     if (n)
         SAN(sanitizerMemcpyDeviceToHost(f->records + f->n, tr.d_records,
                                         (size_t)n * sizeof(ta_record), l->hStream));
+    gl_phase("trace-copy"); /* its records copied back */
     for (uint32_t i = 0; i < n; ++i) {
         ta_record *r = &f->records[f->n + i];
         r->pc -= f->base;
         int sure = h.sample <= 1 || tr_edge(r->warp, f->warps_per_block, f->blocks);
         f->weights[f->n + i] = sure ? 1.0 : f->weight;
     }
-    find_oob_reads(f, f->records + f->n, n);
     f->n += n;
+    gl_phase("trace-weigh"); /* and weighed */
 }
 
 static void SANITIZERAPI on_event(void *userdata, Sanitizer_CallbackDomain domain,
@@ -380,6 +408,8 @@ int InitializeInjection(void)
     if (done)
         return 1;
     done = 1;
+    gl_tag("tracer"); /* the library's own copy of gpulock.c: its steps in the timeline */
+    gl_phase("start");
     tr.patches = getenv(WI_ENV_TRACE_PATCHES);
     tr.out = getenv(WI_ENV_TRACE_OUT);
     tr.sample = env_u32(WI_ENV_TRACE_SAMPLE, DEFAULT_SAMPLE);

@@ -78,7 +78,10 @@ def main(path):
 GRADER_STEPS = ["compile", "record", "run", "checks", "counters", "trace", "end"]
 PHASES = ["cuda-start", "inputs", "wait", "load", "launches", "save", "profile-setup", "timing",
           "profile-config", "profile-target", "profile-start", "profile-gpu", "profile-replay",
-          "profile-stop", "profile-decode", "profile", "evaluate", "close", "exit"]
+          "profile-stop", "profile-decode", "profile", "evaluate", "close", "exit",
+          "trace-patch", "trace-begin", "trace-kernel", "trace-copy", "trace-weigh",
+          "trace-run", "trace-analyse",
+          "trace-write"]
 
 
 def print_phases(phases):
