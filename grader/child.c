@@ -35,6 +35,7 @@ static rn_options run_options(const ch_request *req, const int *keep_fds)
                      .output_cap = 16 * 1024,
                      .workdir = req->cwd,
                      .env_add = req->env,
+                     .clean_env = 1, /* the grader's environment is no business of the student's */
                      .sandbox = req->sandbox,
                      .max_data_bytes = req->max_data_bytes,
                      .max_file_bytes = req->max_file_bytes,

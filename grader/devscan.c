@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "ptxscan.h"
 #include "runner.h"
+#include "confine.h"
 #include "sandbox.h"
 #include "wire.h"
 

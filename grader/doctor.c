@@ -12,6 +12,7 @@
 #include "child.h"
 #include "exit_codes.h"
 #include "runner.h"
+#include "confine.h"
 #include "sandbox.h"
 
 const char *dr_counter_fix(const char *os_id)
@@ -247,12 +248,23 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
         return;
     }
     line(out, "ok", _("sandbox"), text);
-    if (gpu_confined == 0) {
+    if (gpu_confined == GR_UNCONFINED) {
         line(out, "--", "",
              _("but the GPU does not start inside the recording's sandbox here, so "
                "the student's host code runs unconfined"));
         fix(out, _("grade untrusted submissions in a container or as a user of their own, and "
                    "report the driver version with 'grade --doctor' output"));
+    } else if (gpu_confined == GR_WRITES && gr_confinement_asked() == GR_WRITES) {
+        line(out, "--", "",
+             _("the recording may still read what this user can: GRADE_CONFINE_READS=1 confines "
+               "its reads too (not yet the default)"));
+    } else if (gpu_confined == GR_WRITES) {
+        line(out, "--", "",
+             _("but the GPU starts inside the recording's sandbox here only where it may read "
+               "every file: the student's host code can read what this user can"));
+        fix(out, _("grade untrusted submissions as a user of their own that cannot read the "
+                   "instructor's tree, and report the driver version with 'grade --doctor' "
+                   "output"));
     }
     static sb_policy p;
     static char toolkit[PATH_MAX];

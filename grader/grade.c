@@ -42,6 +42,7 @@
 #include "devscan.h"
 #include "early_check.h"
 #include "gpulock.h"
+#include "confine.h"
 #include "sandbox.h"
 #include "sassscan.h"
 
@@ -97,18 +98,6 @@ static void no_device(const wi_device *d, char *why, size_t why_size)
                  *d->error ? d->error_text : "no device");
 }
 
-void gr_record_policy(const char *dir, sb_policy *p)
-{
-    memset(p, 0, sizeof *p);
-    sb_add(p->read, "/");
-    sb_add(p->write, dir);
-    sb_add(p->write, "/dev/shm");
-    /* The driver fails to start ("OS call failed", H200, driver 580) unless it may write in
-     * /proc/self: the rule holds for the child's own /proc entry only. */
-    sb_add(p->write, "/proc/self");
-    sb_add(p->devices, "/dev");
-}
-
 /* One probe child, confined by policy or not; 0 when it ran and wrote its result. */
 static int probe_once(const gr_config *cfg, const char *workdir, const sb_policy *policy,
                       wi_result *res, char *why, size_t why_size)
@@ -146,19 +135,24 @@ int gr_probe(const gr_config *cfg, const char *workdir, di_info *dev, int *confi
     memset(dev, 0, sizeof *dev);
     static wi_result res;
     static sb_policy policy;
-    gr_record_policy(workdir, &policy);
-    int in_sandbox = sb_abi() > 0;
-    memset(&res, 0, sizeof res);
-    int rc = in_sandbox ? probe_once(cfg, workdir, &policy, &res, why, why_size) : -1;
-    if (rc != 0 || !usable(&res)) {
-        /* Unconfined, to tell a machine without a GPU from a driver the sandbox stops. */
-        in_sandbox = 0;
+    /* Confined as the recording will be, as far as the GPU starts: reads and writes (where
+     * asked), writes only (the driver of some machine may read where the first does not look),
+     * or not at all, to tell a machine without a GPU from a driver the sandbox stops. */
+    int level = gr_confinement_asked();
+    for (;; --level) {
+        gr_record_policy(cfg, workdir, NULL, (gr_confinement)level, &policy);
         memset(&res, 0, sizeof res);
-        if (probe_once(cfg, workdir, NULL, &res, why, why_size) != 0)
-            return -1;
+        int rc = probe_once(cfg, workdir, level ? &policy : NULL, &res, why, why_size);
+        if (rc == 0 && usable(&res))
+            break;
+        if (level == GR_UNCONFINED) {
+            if (rc != 0)
+                return -1;
+            break;
+        }
     }
     if (confined)
-        *confined = in_sandbox;
+        *confined = level;
     *dev = res.device.info;
     if (usable(&res))
         return 0;
@@ -182,6 +176,7 @@ static void shown_path(const gr_config *cfg, char *path)
 
 /* Where one lab's grading keeps its files, under its work folder. */
 typedef struct lab_files {
+    char dir[4200];    /* the lab's work folder, holding all of these */
     char src[4200];    /* src/: the student's kernel.cu, alone with its contract header */
     char source[4300]; /* src/kernel.cu */
     char so[4200];     /* kernel.so: host and device code, for the recording only */
@@ -236,53 +231,6 @@ static int isolate_source(const gr_config *cfg, const lab_spec *spec, const char
         return -1;
     }
     return 0;
-}
-
-/* The folder a program found on PATH (or named by path) is installed in: /usr/local/cuda for
- * /usr/local/cuda/bin/nvcc. Empty when it cannot be found. */
-static void install_root(const char *program, char *buf, size_t size)
-{
-    char found[PATH_MAX] = "", real[PATH_MAX];
-    if (strchr(program, '/')) {
-        snprintf(found, sizeof found, "%s", program);
-    } else {
-        const char *path = getenv("PATH");
-        for (const char *p = path; p && *p && !found[0];) {
-            size_t n = strcspn(p, ":");
-            snprintf(found, sizeof found, "%.*s/%s", (int)n, p, program);
-            if (access(found, X_OK) != 0)
-                found[0] = '\0';
-            p += n + (p[n] == ':');
-        }
-    }
-    buf[0] = '\0';
-    if (found[0] && realpath(found, real)) {
-        char *slash = strrchr(real, '/'); /* .../bin/nvcc -> .../bin */
-        if (slash)
-            *slash = '\0';
-        slash = strrchr(real, '/'); /* .../bin -> ... */
-        if (slash && slash != real)
-            *slash = '\0';
-        snprintf(buf, size, "%s", real);
-    }
-}
-
-/* What the compile may see: the system's folders and the toolkit to read and run, its own
- * work folder to write in. Not the grader's tree, the solutions or the tests, wherever they
- * are (outside those folders), nor the student's home. */
-void gr_compile_policy(const gr_config *cfg, const char *workdir, sb_policy *p,
-                       char toolkit[PATH_MAX])
-{
-    static const char *const system[] = {"/usr",  "/lib", "/lib64", "/lib32", "/bin",
-                                         "/sbin", "/etc", "/proc",  "/sys"};
-    memset(p, 0, sizeof *p);
-    for (size_t i = 0; i < sizeof system / sizeof system[0]; ++i)
-        sb_add(p->read, system[i]);
-    install_root(cfg->nvcc && *cfg->nvcc ? cfg->nvcc : "nvcc", toolkit, PATH_MAX);
-    if (toolkit[0])
-        sb_add(p->read, toolkit);
-    sb_add(p->write, workdir);
-    sb_add(p->devices, "/dev");
 }
 
 /* ---- compiled kernels, cached by content (gr_config.compile_cache) ----
@@ -788,7 +736,7 @@ static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_fi
 {
     /* The student's host code may read what its user may, but write only in its own folder
      * (and the GPU's device files), and signal nothing outside its sandbox. */
-    gr_record_policy(f->rec, &j->policy);
+    gr_record_policy(cfg, f->rec, f->dir, (gr_confinement)cfg->confine_recording, &j->policy);
     snprintf(j->tmpdir, sizeof j->tmpdir, "TMPDIR=%s", f->rec);
     j->env[0] = j->tmpdir;
     j->env[1] = salt_entry(cfg->record_salt, j->salt, sizeof j->salt);
@@ -1902,6 +1850,7 @@ static void run_compiled(const gr_config *cfg, const lab_spec *spec, oc_outcome 
 static void files_in(const char *workdir, lab_files *f)
 {
     memset(f, 0, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "%s", workdir);
     snprintf(f->src, sizeof f->src, "%s/src", workdir);
     snprintf(f->source, sizeof f->source, "%s/kernel.cu", f->src);
     snprintf(f->so, sizeof f->so, "%s/kernel.so", workdir);

@@ -38,7 +38,9 @@ typedef struct gr_config {
     double compile_timeout_s, run_timeout_s, trace_timeout_s;
     const char *cwd; /* paths below it are shown relative to it (as typed); NULL: as they are */
     FILE *progress;  /* one line per step, or NULL */
-    int confine_recording; /* run the recording in its sandbox (gr_probe says whether it can) */
+    /* How far the recording is confined (confine.h, gr_confinement; gr_probe says how far it
+     * can be): 0 not at all. */
+    int confine_recording;
     /* A folder of compiled kernels, reused when the file, its header, the flags and the toolkit
      * are the same byte for byte; NULL: none. Only where the recording is confined (a student's
      * host code could otherwise write into it). */
@@ -116,18 +118,10 @@ size_t gr_compiles_ahead(void);
 void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdir, oc_outcome *out);
 
 /* The default kernel file of spec: ROOT/labs/NN-slug/kernel.cu (or solutions/...). */
-/* What the compile of a submission may read and write (sandbox.h), for a lab's work folder:
- * the system, the toolkit nvcc belongs to (its folder written into toolkit) and workdir. */
-struct sb_policy;
-void gr_compile_policy(const gr_config *cfg, const char *workdir, struct sb_policy *p,
-                       char toolkit[4096]);
 /* The cuobjdump beside the nvcc the grader uses (cfg->nvcc, found through PATH when it is a
  * bare name; beside the file its links lead to, when not beside the link), written into path.
  * Returns 0, or -1 with path "" where there is none. */
 int gr_cuobjdump(const gr_config *cfg, char path[4096]);
-/* What the recording (the student's host code) may write: dir, /dev/shm, the GPU's device
- * files and its own /proc/self (the CUDA driver writes there); it reads what its user may. */
-void gr_record_policy(const char *dir, struct sb_policy *p);
 
 void gr_default_kernel(const gr_config *cfg, const lab_spec *spec, char *buf, size_t size);
 

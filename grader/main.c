@@ -37,6 +37,7 @@
 #include "model.h"
 #include "pool.h"
 #include "report.h"
+#include "confine.h"
 #include "sandbox.h"
 #include "runner.h"
 #include "salt.h"
@@ -333,10 +334,14 @@ static int gpu_ready(session *s, di_info *dev)
     s->cfg.confine_recording = confined;
     if (gpu == 0)
         s->slots = pool_slots(dev);
-    if (gpu == 0 && !confined && sb_abi() > 0)
+    if (gpu == 0 && confined == GR_UNCONFINED && sb_abi() > 0)
         fprintf(stderr, _("grade: warning: the GPU does not start inside the recording's sandbox "
                           "on this machine, so the student's host code runs unconfined (see "
                           "'grade --doctor')\n"));
+    else if (gpu == 0 && confined == GR_WRITES && gr_confinement_asked() == GR_READS)
+        fprintf(stderr, _("grade: warning: the GPU starts inside the recording's sandbox here "
+                          "only where it may read every file, so the student's host code can "
+                          "read what this user can (see 'grade --doctor')\n"));
     /* nvcc's "native" asks the driver, which the compile's sandbox keeps out of reach (it
      * would quietly build for nvcc's default architecture instead): the probe's answer is
      * given to it. */

@@ -1,8 +1,8 @@
 /*
  * runner.c - runs one program as an isolated child process (see runner.h).
  *
- * The child is forked into its own process group with stdin on /dev/null and stdout and
- * stderr on one pipe. A second, close-on-exec pipe tells the parent whether the exec
+ * The child is forked into a session and process group of its own with stdin on /dev/null and
+ * stdout and stderr on one pipe. A second, close-on-exec pipe tells the parent whether the exec
  * happened: it reaches EOF when the exec succeeds, and carries the failing step and errno
  * when it does not, so an exec failure is never mistaken for an exit status. The parent
  * then polls the output pipe (and a pidfd, where the kernel has them) without ever blocking
@@ -201,13 +201,16 @@ static bool child_set_env(const char *entry)
     return ok;
 }
 
-static _Noreturn void run_child(const char *const argv[], const rn_options *opt, int out_fd,
-                                int report_fd)
+static _Noreturn void run_child(const char *const argv[], const rn_options *opt, char **envp,
+                                int out_fd, int report_fd)
 {
     report_fd = child_lift_fd(report_fd);
     if (report_fd < 0)
         _exit(127);
-    if (setpgid(0, 0) != 0)
+    /* A session of its own: no controlling terminal, so nothing it runs can open /dev/tty or
+     * push characters into the terminal of whoever runs the grader (TIOCSTI). Its own process
+     * group too, which the parent kills whole. */
+    if (setsid() < 0)
         child_fail(report_fd, STAGE_SETUP, 0);
     /* If the grader dies (Ctrl-C reaches only its own process group), so does the child: a
      * hung kernel must not keep the GPU busy with nobody waiting for it. */
@@ -243,7 +246,9 @@ static _Noreturn void run_child(const char *const argv[], const rn_options *opt,
         struct rlimit r = {opt->max_data_bytes, opt->max_data_bytes};
         setrlimit(RLIMIT_DATA, &r);
     }
-    for (int i = 0; opt->env_add != NULL && opt->env_add[i] != NULL; i++) {
+    if (envp != NULL)
+        environ = envp; /* made by the parent (clean_environment): nothing to allocate here */
+    for (int i = 0; envp == NULL && opt->env_add != NULL && opt->env_add[i] != NULL; i++) {
         if (!child_set_env(opt->env_add[i]))
             child_fail(report_fd, STAGE_SETENV, i);
     }
@@ -276,6 +281,79 @@ static char *format_message(const char *fmt, ...)
         va_end(ap);
     }
     return msg;
+}
+
+/* Whether the grader's variable entry (NAME=value) passes into a clean environment. */
+static bool kept_variable(const char *entry)
+{
+    static const char *const names[] = {"PATH",           "LD_LIBRARY_PATH", "LANG", "LANGUAGE",
+                                        "GRADE_LOCK_LOG", "GRADE_LOCALEDIR", "TZ",   NULL};
+    size_t len = strcspn(entry, "=");
+    if (entry[len] != '=')
+        return false;
+    for (int i = 0; names[i]; i++)
+        if (strlen(names[i]) == len && !strncmp(entry, names[i], len))
+            return true;
+    if (!strncmp(entry, "LC_", 3))
+        return true;
+    /* The GPU's settings (CUDA_VISIBLE_DEVICES, a batch's), not an injected library: the
+     * grader names the tracer itself where it wants one. */
+    return !strncmp(entry, "CUDA_", 5) && strncmp(entry, "CUDA_INJECTION", 14) != 0;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    size_t len = strcspn(a, "=");
+    return strncmp(a, b, len + 1) == 0;
+}
+
+/* The child's environment where opt->clean_env asks for one: made here, before the fork, since
+ * the child of a threaded process must not allocate. An array of strings that the caller frees
+ * with free_environment; NULL when out of memory. */
+static char **clean_environment(const rn_options *opt)
+{
+    size_t n = 0, cap = 8;
+    for (char **e = environ; *e; e++)
+        cap++;
+    for (const char **e = opt->env_add; e && *e; e++)
+        cap++;
+    char **env = calloc(cap, sizeof *env);
+    if (!env)
+        return NULL;
+    for (char **e = environ; *e; e++)
+        if (kept_variable(*e))
+            env[n++] = strdup(*e);
+    char dir[PATH_MAX];
+    if (opt->workdir && realpath(opt->workdir, dir)) {
+        env[n++] = format_message("HOME=%s", dir);
+        env[n++] = format_message("TMPDIR=%s", dir);
+    }
+    for (const char **e = opt->env_add; e && *e; e++) {
+        for (size_t i = 0; i < n; i++)
+            if (env[i] && same_name(env[i], *e)) {
+                free(env[i]);
+                env[i] = env[--n];
+                env[n] = NULL;
+                break;
+            }
+        env[n++] = strdup(*e);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!env[i]) {
+            for (size_t j = 0; j < n; j++)
+                free(env[j]);
+            free(env);
+            return NULL;
+        }
+    env[n] = NULL;
+    return env;
+}
+
+static void free_environment(char **env)
+{
+    for (char **e = env; e && *e; e++)
+        free(*e);
+    free(env);
 }
 
 static char *describe_report(const child_report *rep, const char *const argv[],
@@ -477,21 +555,28 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
         goto done;
     }
 
+    char **envp = opt->clean_env ? clean_environment(opt) : NULL;
+    if (opt->clean_env && !envp) {
+        set_start_failed(
+            res, format_message("cannot make the child's environment: %s", strerror(ENOMEM)));
+        goto done;
+    }
     /* Spared from the start, so that another thread's rn_kill_orphans (its own child ended)
      * never takes this one for an orphan. */
     pthread_mutex_lock(&children_mu);
     pid_t pid = fork();
     if (pid == 0)
-        run_child(argv, opt, out[1], status[1]); /* execs: never touches the mutex */
+        run_child(argv, opt, envp, out[1], status[1]); /* execs: never touches the mutex */
     int spared_it = pid > 0 && spare(pid) == 0;
     pthread_mutex_unlock(&children_mu);
+    free_environment(envp);
     if (pid < 0) {
         set_start_failed(res, format_message("cannot fork: %s", strerror(errno)));
         goto done;
     }
 
-    /* The child does the same; whichever runs first, the group exists before any kill. */
-    setpgid(pid, pid);
+    /* The child's session (setsid) is its group; nothing is killed before it has reported its
+     * exec (read_report), by which time the group exists. */
     close_fd(&out[1]);
     close_fd(&status[1]);
 

@@ -2,10 +2,11 @@
  * runner.h - runs one program as an isolated child process.
  *
  * The grader never initialises CUDA and never loads student code in its own process: every
- * compile and every run of a student's kernel goes through rn_run(). The child gets its own
- * process group, a wall-clock limit (then SIGKILL to the whole group: a hang becomes "timed
- * out"), and its stdout and stderr are captured together up to a cap (a flood is cut, the
- * child is not blocked). The caller decides what the exit status means.
+ * compile and every run of a student's kernel goes through rn_run(). The child gets a session
+ * and process group of its own (no controlling terminal: /dev/tty opens nothing, and no
+ * keystroke can be pushed into the grader's terminal), a wall-clock limit (then SIGKILL to the
+ * whole group: a hang becomes "timed out"), and its stdout and stderr are captured together up to a
+ * cap (a flood is cut, the child is not blocked). The caller decides what the exit status means.
  */
 #ifndef CL_RUNNER_H
 #define CL_RUNNER_H
@@ -23,6 +24,11 @@ typedef struct rn_options {
     const char *workdir; /* chdir() there in the child; NULL keeps the current directory */
     const char *
         *env_add; /* NULL-terminated "NAME=value" entries added to the environment; may be NULL */
+    /* The child starts from a small fixed environment instead of the grader's: PATH,
+     * LD_LIBRARY_PATH, the language (LANG, LANGUAGE, LC_*), the GPU's CUDA_* settings (not
+     * CUDA_INJECTION64_PATH) and the grader's own diagnostics (GRADE_LOCK_LOG,
+     * GRADE_LOCALEDIR), HOME and TMPDIR its work folder, then env_add. 0: the grader's. */
+    int clean_env;
     size_t max_file_bytes;   /* the largest file the child may write (RLIMIT_FSIZE); 0: no limit */
     size_t max_memory_bytes; /* its address space (RLIMIT_AS); 0: no limit */
     size_t max_data_bytes;   /* its heap and private mappings (RLIMIT_DATA); 0: no limit */

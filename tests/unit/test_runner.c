@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pty.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -202,6 +203,92 @@ static void test_run_adds_env_in_child_only(void **state)
     assert_null(getenv("CL_RN_NEW"));
     assert_string_equal(getenv("CL_RN_OLD"), "original");
     unsetenv("CL_RN_OLD");
+}
+
+/* clean_env: nothing of the grader's environment but the kept few; HOME and TMPDIR the work
+ * folder; env_add last, over anything of the same name. */
+static void test_run_clean_env(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cl_runner_XXXXXX", real[PATH_MAX], want[PATH_MAX + 8];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(realpath(dir, real));
+    const char *env[] = {"CL_RN_NEW=fresh", "TMPDIR=/elsewhere", NULL};
+    rn_options opt = default_options();
+    opt.env_add = env;
+    opt.clean_env = 1;
+    opt.workdir = dir;
+    setenv("CL_RN_SECRET", "the grader's", 1);
+    setenv("CUDA_INJECTION64_PATH", "/some/tool.so", 1);
+    setenv("CUDA_VISIBLE_DEVICES", "3", 1);
+    setenv("LC_MESSAGES", "C", 1);
+    struct {
+        const char *name, *want;
+    } cases[] = {{"CL_RN_SECRET", "(unset)\n"},
+                 {"CUDA_INJECTION64_PATH", "(unset)\n"},
+                 {"CUDA_VISIBLE_DEVICES", "3\n"},
+                 {"LC_MESSAGES", "C\n"},
+                 {"CL_RN_NEW", "fresh\n"},
+                 {"TMPDIR", "/elsewhere\n"},
+                 {"HOME", want}};
+    snprintf(want, sizeof want, "%s\n", real);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        rn_result res = run_fake("env", cases[i].name, &opt);
+        assert_string_equal(res.output, cases[i].want);
+        rn_result_free(&res);
+    }
+    char path[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s\n", getenv("PATH"));
+    rn_result res = run_fake("env", "PATH", &opt);
+    assert_string_equal(res.output, path);
+    rn_result_free(&res);
+    opt.clean_env = 0; /* the grader's, as before */
+    res = run_fake("env", "CL_RN_SECRET", &opt);
+    assert_string_equal(res.output, "the grader's\n");
+    rn_result_free(&res);
+    unsetenv("CL_RN_SECRET");
+    unsetenv("CUDA_INJECTION64_PATH");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    unsetenv("LC_MESSAGES");
+    rmdir(dir);
+}
+
+/* Run from a terminal (a pseudo-terminal here, as an interactive grade has), the child has none:
+ * /dev/tty opens nothing, so nothing it runs can write to the terminal or push characters
+ * into it. The harness checks first that it has one, so that the test can fail. */
+static void test_run_has_no_terminal(void **state)
+{
+    (void)state;
+    int master;
+    pid_t pid = forkpty(&master, NULL, NULL, NULL);
+    if (pid < 0) {
+        skip(); /* no pseudo-terminals here (no /dev/ptmx) */
+        return;
+    }
+    if (pid == 0) {
+        int tty = open("/dev/tty", O_RDWR | O_NOCTTY);
+        if (tty < 0)
+            _exit(2); /* the harness itself has no terminal: the test would prove nothing */
+        close(tty);
+        const char *argv[] = {"/bin/sh", "-c",
+                              "if (exec >/dev/tty) 2>/dev/null; then echo tty; else echo none; fi",
+                              NULL};
+        rn_options opt = {.timeout_s = 10, .output_cap = 4096};
+        rn_result res;
+        if (rn_run(argv, &opt, &res) != 0 || !res.output)
+            _exit(3);
+        int ok = !strcmp(res.output, "none\n");
+        rn_result_free(&res);
+        _exit(ok ? 0 : 1);
+    }
+    char buf[256];
+    while (read(master, buf, sizeof buf) > 0)
+        ; /* until the child's side closes (EIO) */
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    close(master);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 static void test_run_changes_workdir(void **state)
@@ -650,6 +737,8 @@ int main(void)
         cmocka_unit_test(test_run_closes_its_descriptors),
         cmocka_unit_test(test_run_rejects_bad_arguments),
         cmocka_unit_test(test_result_free_can_be_repeated),
+        cmocka_unit_test(test_run_clean_env),
+        cmocka_unit_test(test_run_has_no_terminal),
         cmocka_unit_test(test_describe_exit),
         cmocka_unit_test(test_describe_signal),
         cmocka_unit_test(test_describe_timeout),

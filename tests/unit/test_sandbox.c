@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "runner.h"
 #include "sandbox.h"
 
@@ -128,6 +129,74 @@ static void test_sandbox_cannot_signal_out(void **state)
     rn_result_free(&r);
 }
 
+/* The recording's own policy (confine.h), with the folders of a grading: the lab's work folder
+ * (inside) holding the compiled kernel and the recording's folder (inside/rec), the grading
+ * child's program in a build folder (outside/build) beside a file it must not see, and a
+ * secret elsewhere (outside). Prints one word for each thing tried. */
+static rn_result run_recording(gr_confinement how)
+{
+    char build[128], rec[128], cmd[1024];
+    snprintf(build, sizeof build, "%s/build", outside);
+    snprintf(rec, sizeof rec, "%s/rec", inside);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' '%s' && echo worker > '%s/grade-worker' && echo solution > "
+             "'%s/cached-solution' && echo kernel > '%s/kernel.so'",
+             build, rec, build, build, inside);
+    assert_int_equal(system(cmd), 0);
+    static char worker[160];
+    snprintf(worker, sizeof worker, "%s/grade-worker", build);
+    gr_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.worker = worker;
+    sb_policy p;
+    gr_record_policy(&cfg, rec, inside, how, &p);
+    char script[2048];
+    snprintf(script, sizeof script,
+             "try() { if (eval \"$2\") >/dev/null 2>&1; then echo \"$1:yes\"; else echo "
+             "\"$1:no\"; fi; }; "
+             "try system 'cat /etc/hostname'; try kernel 'cat %s/kernel.so'; "
+             "try own 'echo x > %s/made && cat %s/made'; try worker 'cat %s'; "
+             "try beside 'cat %s/cached-solution'; try secret 'cat %s/secret'; "
+             "try null 'echo x > /dev/null'; try ptmx 'exec 3<>/dev/ptmx'",
+             inside, rec, rec, worker, build, outside);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    rn_options o = {.timeout_s = 20, .output_cap = 4096, .workdir = rec, .sandbox = &p};
+    rn_result r;
+    assert_int_equal(rn_run(argv, &o, &r), 0);
+    assert_int_equal(r.status, RN_EXITED);
+    return r;
+}
+
+/* Runs the recording at how and checks that its output has each of the words of want. */
+static void expect_words(gr_confinement how, const char *want)
+{
+    rn_result r = run_recording(how);
+    char words[256], *save = NULL;
+    snprintf(words, sizeof words, "%s", want);
+    for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (!strstr(r.output, w))
+            fail_msg("wanted %s in:\n%s", w, r.output);
+    rn_result_free(&r);
+}
+
+/* Confined for reads: the system, its kernel, its folder, the grading child's program and the
+ * plain devices, nothing else: not what lies beside the program in the build folder (the
+ * compile cache's solutions), not the grader's tree or another folder, not a new terminal. */
+static void test_recording_reads_only_its_own(void **state)
+{
+    (void)state;
+    expect_words(GR_READS, "system:yes kernel:yes own:yes worker:yes beside:no secret:no "
+                           "null:yes ptmx:no");
+}
+
+/* The fallback where the GPU does not start confined for reads: it reads what its user may
+ * (so the test can tell the two apart), still writes only its folder. */
+static void test_recording_writes_only_its_own(void **state)
+{
+    (void)state;
+    expect_words(GR_WRITES, "own:yes beside:yes secret:yes ptmx:yes");
+}
+
 static void test_sandbox_describes_itself(void **state)
 {
     (void)state;
@@ -147,6 +216,8 @@ int main(void)
         cmocka_unit_test(test_sandbox_hides_what_is_outside),
         cmocka_unit_test(test_sandbox_keeps_writes_inside),
         cmocka_unit_test(test_sandbox_cannot_signal_out),
+        cmocka_unit_test(test_recording_reads_only_its_own),
+        cmocka_unit_test(test_recording_writes_only_its_own),
         cmocka_unit_test(test_sandbox_describes_itself),
     };
     return cmocka_run_group_tests(tests, make_dirs, remove_dirs);

@@ -1,0 +1,52 @@
+/*
+ * confine.h - what each child that runs a student's work may reach (sandbox.h's policies): the
+ * compile, and the recording, the only process that runs the student's host code. Both read
+ * the system's folders, the toolkit and their own work folder, not the grader's tree (the
+ * solutions), the student's home or other students' folders; both write only their own
+ * folder; the recording also opens the GPU's device files, and no terminal.
+ */
+#ifndef CL_CONFINE_H
+#define CL_CONFINE_H
+
+#include <limits.h>
+
+#include "grade.h"
+#include "sandbox.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the compile of a submission may read and write, for a lab's work folder: the system,
+ * the toolkit nvcc belongs to (its folder written into toolkit) and workdir. */
+void gr_compile_policy(const gr_config *cfg, const char *workdir, sb_policy *p,
+                       char toolkit[PATH_MAX]);
+
+/* How far the recording is confined (gr_record_policy, and what the probe found works). */
+typedef enum gr_confinement {
+    GR_UNCONFINED, /* no Landlock, or the GPU does not start inside it */
+    GR_WRITES,     /* it writes only its own folder, but reads what its user may */
+    GR_READS       /* it also reads only the system, the toolkit and its own folder */
+} gr_confinement;
+
+/* How far the recording is to be confined where Landlock allows: GR_READS where the
+ * environment's GRADE_CONFINE_READS is 1 (read confinement is not the default until it has been
+ * seen to let the GPU start on the course's machines), else GR_WRITES; GR_UNCONFINED without
+ * Landlock. */
+gr_confinement gr_confinement_asked(void);
+
+/* What the recording (the student's host code) may reach, with its folder dir, at level how
+ * (GR_WRITES or GR_READS): it writes dir, /dev/shm and its own /proc/self (the CUDA driver
+ * writes there), and opens the GPU's device files and /dev/null, /dev/zero, /dev/full,
+ * /dev/random and /dev/urandom, no other device (no terminal). At GR_READS it reads only the
+ * system's folders, the toolkit, the grading child's program and the folders of the libraries
+ * it links (those this process loaded, and LD_LIBRARY_PATH's), lab_dir (the lab's work folder,
+ * where its compiled kernel is; NULL: none) and dir; at GR_WRITES, what its user may. */
+void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir,
+                      gr_confinement how, sb_policy *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
