@@ -183,6 +183,17 @@ int gl_take(gl_lock *l, int how, double wait_s)
     return rc;
 }
 
+int gl_waited_for(const gl_lock *l)
+{
+    if (l->turn_fd < 0)
+        return 0;
+    if (flock(l->turn_fd, LOCK_EX | LOCK_NB) == 0) {
+        flock(l->turn_fd, LOCK_UN); /* free: nobody waits (held a moment, as a taker would) */
+        return 0;
+    }
+    return errno == EWOULDBLOCK;
+}
+
 void gl_release(gl_lock *l)
 {
     if (l->lock_fd >= 0 && l->held) {

@@ -50,6 +50,11 @@ int gl_open(const gl_lock *from, gl_lock *own);
  * nothing is held), -1 on an error with errno set. */
 int gl_take(gl_lock *l, int how, double wait_s);
 
+/* Whether another process waits for the lock now (it keeps the turnstile while it waits: with
+ * the lock held shared, that is one waiting to hold it alone). 0 also where there is no lock
+ * or it cannot tell. */
+int gl_waited_for(const gl_lock *l);
+
 /* Gives up what it holds of the GPU lock (also what ending the process does). */
 void gl_release(gl_lock *l);
 

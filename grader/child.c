@@ -44,13 +44,49 @@ static rn_options run_options(const ch_request *req, const int *keep_fds)
     return ro;
 }
 
+/* The student's host code (the recording) gives the GPU way to a grading that waits to hold
+ * it alone (to time or to count): held shared for it by this process, the lock is given up
+ * while the recording is stopped (rn_options.must_yield), once it has run YIELD_AFTER_S (an
+ * honest recording is done by then, or nearly) and a waiter is still there a moment later (a
+ * shared taker passing the turnstile is not one). A launcher that sleeps then holds up no
+ * other grading's measurements, and its pauses are not in its time limit. */
+#define YIELD_AFTER_S 1.0
+typedef struct yielder {
+    gl_lock *gpu;
+    double since; /* when it last got the GPU */
+    int seen;     /* probes in a row that found a waiter */
+} yielder;
+
+static int must_yield(void *ctx)
+{
+    yielder *y = ctx;
+    if (rn_now_s() - y->since < YIELD_AFTER_S)
+        return 0;
+    y->seen = gl_waited_for(y->gpu) ? y->seen + 1 : 0;
+    return y->seen >= 2;
+}
+
+static void wait_turn(void *ctx)
+{
+    yielder *y = ctx;
+    gl_release(y->gpu);
+    gl_take(y->gpu, GL_SHARED, -1); /* behind the waiter, through the turnstile */
+    y->since = rn_now_s();
+    y->seen = 0;
+}
+
 static int run_once(const char *worker, const ch_request *req, const wi_args *args,
-                    const int *keep_fds, rn_result *r)
+                    const int *keep_fds, yielder *y, rn_result *r)
 {
     const char *argv[WI_MAX_ARGV];
     char digits[WI_ARG_DIGITS];
     wi_args_to_argv(worker, args, digits, argv);
     rn_options ro = run_options(req, keep_fds);
+    if (y) {
+        ro.must_yield = must_yield;
+        ro.wait_turn = wait_turn;
+        ro.yield_ctx = y;
+    }
     char path[4200];
     record_path(req->cwd, args->workdir, path, sizeof path);
     remove(path);
@@ -68,7 +104,9 @@ static int run_holding(const char *worker, const ch_request *req, int how, rn_re
     int held = gl_take(req->gpu, how, -1) == 0;
     wi_args args = req->args;
     args.gpu_lock = NULL;
-    int rc = run_once(worker, req, &args, NULL, r);
+    yielder y = {req->gpu, rn_now_s(), 0};
+    int yields = held && how == GL_SHARED && req->args.mode == WI_RECORD;
+    int rc = run_once(worker, req, &args, NULL, yields ? &y : NULL, r);
     if (held)
         gl_release(req->gpu);
     return rc;
@@ -99,9 +137,11 @@ static int first_run(const ch_request *req, ch_request *beside, wi_args *args, i
     gl_lock *gpu = req->gpu;
     if (!gpu || gpu->lock_fd < 0)
         return 0;
-    beside->timeout_s = req->timeout_s * 1.25 + WI_GPU_WAIT_S_BESIDE;
+    /* Held for it (the recording): it waits for nothing in its limit, which is the one it has
+     * alone, so that a launcher gets one verdict wherever it is graded. */
     if (req->args.mode != WI_RUN && req->args.mode != WI_TRACE && req->args.mode != WI_COUNTERS)
         return 1;
+    beside->timeout_s = req->timeout_s * 1.25 + WI_GPU_WAIT_S_BESIDE;
     gl_format(gpu, fds, 32);
     args->gpu_lock = fds;
     keep[0] = gpu->lock_fd;
@@ -119,7 +159,10 @@ static int confirm_alone(const char *worker, const ch_request *req, int rc, rn_r
     if (rc == 0 && req->gpu && req->gpu->lock_fd >= 0 && !clean(r) && r->status != RN_TIMED_OUT &&
         !r->stopped) {
         rn_result_free(r);
-        rc = run_holding(worker, req, GL_EXCLUSIVE, r);
+        /* The student's own host code never holds the GPU alone: the recording runs again as
+         * it ran, giving way to others' measurements, so that a launcher that fails once and
+         * then sleeps stalls nobody. */
+        rc = run_holding(worker, req, req->args.mode == WI_RECORD ? GL_SHARED : GL_EXCLUSIVE, r);
         r->again = 1;
     }
     return rc;
@@ -133,7 +176,7 @@ int ch_run(const char *worker, const ch_request *req, rn_result *r)
     char fds[32];
     int rc = first_run(req, &beside, &args, keep, fds)
                  ? run_holding(worker, &beside, GL_SHARED, r)
-                 : run_once(worker, &beside, &args, keep[0] >= 0 ? keep : NULL, r);
+                 : run_once(worker, &beside, &args, keep[0] >= 0 ? keep : NULL, NULL, r);
     return confirm_alone(worker, req, rc, r);
 }
 

@@ -452,7 +452,40 @@ static int pass_go(int go_fd, int go_to)
 typedef struct watch {
     int out_fd, stop_fd, go_fd, go_to;
     double timeout_s, go_wait_s;
+    int (*must_yield)(void *ctx);
+    void (*wait_turn)(void *ctx);
+    void *yield_ctx;
 } watch;
+
+/* Sends sig to pid's group and to every process below pid that left it (its own session or
+ * group): /proc's children lists, walked to a depth. Best effort: what escaped further (an
+ * orphan, adopted here) is stopped with the run (rn_kill_orphans), not paused with it. */
+static void signal_tree(pid_t pid, int sig, int depth)
+{
+    if (depth == 0)
+        kill(-pid, sig);
+    kill(pid, sig);
+    if (depth >= 4)
+        return;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
+    FILE *f = fopen(path, "r");
+    long child;
+    while (f && fscanf(f, "%ld", &child) == 1)
+        signal_tree((pid_t)child, sig, depth + 1);
+    if (f)
+        fclose(f);
+}
+
+/* The child paused while wait_turn waits (rn_options.must_yield); returns the seconds. */
+static double pause_child(pid_t pid, const watch *w)
+{
+    double t0 = rn_now_s();
+    signal_tree(pid, SIGSTOP, 0);
+    w->wait_turn(w->yield_ctx);
+    signal_tree(pid, SIGCONT, 0);
+    return rn_now_s() - t0;
+}
 
 static void supervise(pid_t pid, const watch *w, double start, sink *s, rn_result *res)
 {
@@ -475,13 +508,21 @@ static void supervise(pid_t pid, const watch *w, double start, sink *s, rn_resul
             break;
         }
 
+        int yielding = !exited && go_fd < 0 && w->must_yield;
+        if (yielding && w->must_yield(w->yield_ctx)) {
+            double paused = pause_child(pid, w);
+            start += paused; /* its limit and its time leave the pause out */
+            res->paused_s += paused;
+            res->pauses++;
+            continue;
+        }
         int wait_ms = -1;
         if (exited) {
             wait_ms = ms_until(end + DRAIN_S, t);
         } else {
             if (timeout_s > 0)
                 wait_ms = ms_until(start + timeout_s, t);
-            if (pidfd < 0 && (wait_ms < 0 || wait_ms > POLL_SLICE_MS))
+            if ((pidfd < 0 || yielding) && (wait_ms < 0 || wait_ms > POLL_SLICE_MS))
                 wait_ms = POLL_SLICE_MS;
         }
         struct pollfd fds[4] = {{eof ? -1 : out_fd, POLLIN, 0},
@@ -595,7 +636,10 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
                .go_fd = opt->go_fd ? *opt->go_fd : -1,
                .go_to = opt->go_to,
                .timeout_s = opt->timeout_s,
-               .go_wait_s = opt->go_wait_s};
+               .go_wait_s = opt->go_wait_s,
+               .must_yield = opt->wait_turn ? opt->must_yield : NULL,
+               .wait_turn = opt->wait_turn,
+               .yield_ctx = opt->yield_ctx};
     supervise(pid, &w, start, &s, res);
     if (spared_it)
         rn_unspare(pid); /* reaped: its pid is free again */

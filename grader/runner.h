@@ -50,6 +50,14 @@ typedef struct rn_options {
     const int *go_fd;
     int go_to;
     double go_wait_s;
+    /* A child that gives way to others at times (the recording, when another grading waits to
+     * measure): asked every few milliseconds while it runs, must_yield(yield_ctx) returns 1
+     * when it is to pause now; the runner then stops it and what it started (SIGSTOP), calls
+     * wait_turn(yield_ctx), which returns when it may go on, and continues them (SIGCONT). Its
+     * time limit and its elapsed time leave the pauses out. NULL: it never pauses. */
+    int (*must_yield)(void *ctx);
+    void (*wait_turn)(void *ctx);
+    void *yield_ctx;
 } rn_options;
 
 typedef enum rn_status {
@@ -70,8 +78,10 @@ typedef struct rn_result {
     size_t output_dropped; /* bytes read past the cap and discarded */
     int stopped;           /* killed because opt->stop_fd became readable, or no go came */
     int went;              /* with opt->go_fd: the go was passed on (elapsed_s counts from it) */
-    int again; /* what is described is a second run, alone, of a child that failed beside
-                * others (ch_run): what the first left in its folder was written over */
+    int again;       /* what is described is a second run, alone, of a child that failed beside
+                      * others (ch_run): what the first left in its folder was written over */
+    double paused_s; /* seconds it was stopped for others (rn_options.must_yield) */
+    unsigned pauses; /* how many times */
 } rn_result;
 
 /* Runs argv[0] (looked up in PATH when it has no '/') with argv, waits for it or for the time

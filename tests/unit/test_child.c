@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,105 @@ static void test_a_replay_run_again_alone_says_so(void **state)
     gl_close(&lock);
 }
 
+/* The recording, beside others (the grader holds the lock shared for it), as grade.c asks. */
+static ch_request recording(const char **env, double timeout_s, gl_lock *lock)
+{
+    ch_request req = {.args = {.mode = WI_RECORD, .lab = "01", .workdir = ".", .seed = 7},
+                      .timeout_s = timeout_s,
+                      .env = env,
+                      .cwd = replays,
+                      .gpu = lock};
+    return req;
+}
+
+typedef struct running {
+    ch_request req;
+    rn_result r;
+    int rc;
+} running;
+
+static void *run_it(void *arg)
+{
+    running *x = arg;
+    x->rc = ch_run(FAKE_CHILD_PATH, &x->req, &x->r);
+    return NULL;
+}
+
+/* How long another grading waits to hold the GPU alone while x's recording runs: it asks once
+ * the recording has the GPU, and holds it half a second. */
+static double wait_beside(running *x, gl_lock *lock)
+{
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, run_it, x), 0);
+    pause_s(0.3);
+    gl_lock mine;
+    assert_int_equal(gl_open(lock, &mine), 0);
+    double t0 = now_s();
+    assert_int_equal(gl_take(&mine, GL_EXCLUSIVE, 20.0), 0);
+    double waited = now_s() - t0;
+    pause_s(0.5);
+    gl_close(&mine);
+    pthread_join(t, NULL);
+    return waited;
+}
+
+/* Another grading waits little to hold the GPU alone beside the recording of a launcher that
+ * behaves as how says, however long that sleeps; the recording still ends well, its pauses
+ * out of its limit. again: its second run is the one that sleeps. */
+static void check_gives_way(const char *how, int again)
+{
+    gl_lock lock;
+    assert_int_equal(gl_create(root, &lock), 0);
+    const char *env[] = {how, NULL};
+    running x = {.req = recording(env, 10.0, &lock)};
+    double waited = wait_beside(&x, &lock);
+    assert_true(waited < 2.5); /* not the 3.7 s left of its sleep */
+    assert_int_equal(x.rc, 0);
+    assert_int_equal(x.r.status, RN_EXITED);
+    assert_int_equal(x.r.exit_code, 0);
+    assert_int_equal(x.r.again, again);
+    assert_true(x.r.pauses >= 1);
+    assert_true(x.r.paused_s >= 0.4);
+    rn_result_free(&x.r);
+    char mark[PATH_MAX + 32];
+    snprintf(mark, sizeof mark, "%s/failed-once", replays);
+    remove(mark);
+    gl_close(&lock);
+}
+
+/* A launcher that sleeps holds up no other grading's measurement: its recording is stopped,
+ * the GPU given up, once it has run a second and someone waits to hold the GPU alone. */
+static void test_a_sleeping_recording_gives_way(void **state)
+{
+    (void)state;
+    check_gives_way("FAKE_WORKER=sleep", 0);
+}
+
+/* Nor does one that fails once and sleeps in its second run: that runs as the first did, the
+ * GPU shared and given way, never held alone for the student's host code. */
+static void test_a_recording_run_again_gives_way_too(void **state)
+{
+    (void)state;
+    check_gives_way("FAKE_WORKER=fail-once", 1);
+}
+
+/* The recording's limit beside others is the one it has alone: one verdict wherever graded. */
+static void test_a_recording_beside_others_has_its_own_limit(void **state)
+{
+    (void)state;
+    gl_lock lock;
+    assert_int_equal(gl_create(root, &lock), 0);
+    const char *env[] = {"FAKE_WORKER=hang", NULL};
+    ch_request req = recording(env, 0.5, &lock);
+    rn_result r;
+    double t0 = now_s();
+    assert_int_equal(ch_run(FAKE_CHILD_PATH, &req, &r), 0);
+    assert_int_equal(r.status, RN_TIMED_OUT);
+    assert_true(now_s() - t0 < 3.0); /* 0.5 s, not 1.25 x 0.5 + 80 */
+    rn_result_free(&r);
+    gl_close(&lock);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +357,9 @@ int main(void)
         cmocka_unit_test(test_early_child_still_setting_up_is_not_ready),
         cmocka_unit_test(test_early_child_time_limit_counts_from_its_go),
         cmocka_unit_test(test_a_replay_run_again_alone_says_so),
+        cmocka_unit_test(test_a_sleeping_recording_gives_way),
+        cmocka_unit_test(test_a_recording_run_again_gives_way_too),
+        cmocka_unit_test(test_a_recording_beside_others_has_its_own_limit),
         cmocka_unit_test(test_early_child_says_when_it_has_measured),
         cmocka_unit_test(test_early_child_that_ends_unmeasured_says_nothing),
         cmocka_unit_test(test_early_child_goes_where_no_old_record_is),
