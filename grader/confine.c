@@ -3,11 +3,13 @@
 #include "confine.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* What every confined child reads: the system's programs, libraries and settings, and the
@@ -184,4 +186,89 @@ void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir
         sb_add(p->devices, gpu_devices[i]);
     for (int i = 0; i < found.ngpus; ++i)
         sb_add(p->devices, found.gpus[i]);
+}
+
+/* ---- what a recording leaves in /dev/shm ---- */
+
+#define SHM_DIR "/dev/shm"
+
+static int by_inode(const void *a, const void *b)
+{
+    unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+    return x < y ? -1 : x > y;
+}
+
+int gr_leftovers_note(gr_leftovers *l)
+{
+    memset(l, 0, sizeof *l);
+    DIR *d = opendir(SHM_DIR);
+    if (!d)
+        return -1;
+    size_t cap = 64;
+    l->inodes = malloc(cap * sizeof *l->inodes);
+    for (struct dirent *e; l->inodes && (e = readdir(d));) {
+        if (l->n == cap) {
+            unsigned long *p = realloc(l->inodes, 2 * cap * sizeof *p);
+            if (!p)
+                break;
+            l->inodes = p;
+            cap *= 2;
+        }
+        l->inodes[l->n++] = (unsigned long)e->d_ino;
+    }
+    closedir(d);
+    if (!l->inodes)
+        return -1;
+    qsort(l->inodes, l->n, sizeof *l->inodes, by_inode);
+    return 0;
+}
+
+/* Whether a process of this user holds the file of inode ino (on device dev) open or mapped:
+ * /proc/PID/fd and /proc/PID/map_files, which only the same user may read. */
+static int held(dev_t dev, ino_t ino)
+{
+    DIR *procs = opendir("/proc");
+    int found = 0;
+    for (struct dirent *p; procs && !found && (p = readdir(procs));) {
+        if (p->d_name[0] < '0' || p->d_name[0] > '9')
+            continue;
+        static const char *const lists[] = {"fd", "map_files"};
+        for (int k = 0; k < 2 && !found; ++k) {
+            char path[300];
+            snprintf(path, sizeof path, "/proc/%s/%s", p->d_name, lists[k]);
+            DIR *fds = opendir(path);
+            for (struct dirent *f; fds && !found && (f = readdir(fds));) {
+                char link[600];
+                struct stat st;
+                snprintf(link, sizeof link, "%s/%s", path, f->d_name);
+                if (f->d_name[0] != '.' && stat(link, &st) == 0)
+                    found = st.st_dev == dev && st.st_ino == ino;
+            }
+            if (fds)
+                closedir(fds);
+        }
+    }
+    if (procs)
+        closedir(procs);
+    return found;
+}
+
+int gr_leftovers_remove(gr_leftovers *l)
+{
+    int removed = 0;
+    DIR *d = l->inodes ? opendir(SHM_DIR) : NULL;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        unsigned long ino = (unsigned long)e->d_ino;
+        struct stat st;
+        if (e->d_name[0] == '.' || bsearch(&ino, l->inodes, l->n, sizeof ino, by_inode) ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid() ||
+            S_ISDIR(st.st_mode) || (!S_ISLNK(st.st_mode) && held(st.st_dev, st.st_ino)))
+            continue;
+        removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
+    }
+    if (d)
+        closedir(d);
+    free(l->inodes);
+    memset(l, 0, sizeof *l);
+    return removed;
 }

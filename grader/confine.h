@@ -45,6 +45,21 @@ gr_confinement gr_confinement_asked(void);
 void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir,
                       gr_confinement how, sb_policy *p);
 
+/* What the recording leaves in /dev/shm, which it may write (the driver may want it) and which
+ * outlives a process: the entries there before it started (gr_leftovers_note), so that those
+ * it made can be removed once it has ended (gr_leftovers_remove). */
+typedef struct gr_leftovers {
+    unsigned long *inodes; /* owned, sorted; n of them */
+    size_t n;
+} gr_leftovers;
+
+/* Notes what /dev/shm holds now; 0, or -1 (nothing noted: nothing will be removed). */
+int gr_leftovers_note(gr_leftovers *l);
+/* Removes the files and links in /dev/shm that this user owns, were not there at the note,
+ * and no process of this user holds open or mapped (one another grading's child uses is left
+ * alone); returns how many, and frees what the note kept. Folders are left. */
+int gr_leftovers_remove(gr_leftovers *l);
+
 #ifdef __cplusplus
 }
 #endif

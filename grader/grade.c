@@ -728,7 +728,8 @@ typedef struct record_job {
     char salt[64]; /* the recording's data salt, never the replays' */
     const char *env[3];
     ch_request req;
-    ch_early *early; /* started with the lab, not yet told to go on */
+    ch_early *early;  /* started with the lab, not yet told to go on */
+    gr_leftovers shm; /* /dev/shm before it started: what it makes there is removed after */
 } record_job;
 
 static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_files *f,
@@ -754,6 +755,7 @@ static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_fi
                           .max_file_bytes = RECORD_MAX_FILE_BYTES,
                           .gpu = cfg->gpu};
     j->early = NULL;
+    gr_leftovers_note(&j->shm);
 }
 
 /* Its folder made and the child started, to wait for its go (record_run) or its end. Only
@@ -782,6 +784,7 @@ static int record_run(const gr_config *cfg, const lab_spec *spec, oc_outcome *o,
     } else {
         started = make_dir(f->rec) == 0 && ch_run(cfg->worker, &j->req, &r) == 0;
     }
+    gr_leftovers_remove(&j->shm); /* it has ended, with all it started: nothing outlives it */
     if (!started) {
         snprintf(o->run_problem, sizeof o->run_problem, _("cannot start the grading child"));
         return -1;
@@ -2070,6 +2073,7 @@ void gr_grade_lab(const gr_config *cfg, const lab_spec *spec, const char *workdi
             rn_result_free(&r);
     }
     rec.early = NULL;
+    gr_leftovers_remove(&rec.shm); /* a recording started early but never run, too */
     forget_counts(cfg, o);
     if (cfg->trace)
         trace_end(&tj, 0, o);

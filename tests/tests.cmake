@@ -15,7 +15,7 @@ if(TARGET PkgConfig::CMOCKA)
 
   set(CL_UNIT_TESTS coalesce compare seeded runner cli hints grade report labs build trace_analysis
                     registry wire record sandbox ptxscan sassscan device_scan compile_cache pool
-                    i18n child early_check countreq salt)
+                    i18n child early_check countreq salt confine)
   foreach(t IN LISTS CL_UNIT_TESTS)
     add_executable(test_${t} tests/unit/test_${t}.c)
     target_link_libraries(test_${t} PRIVATE cl_grader PkgConfig::CMOCKA)
@@ -33,7 +33,7 @@ if(TARGET PkgConfig::CMOCKA)
   target_include_directories(test_trace_analysis PRIVATE ${PROJECT_SOURCE_DIR}/grader/trace)
   add_dependencies(test_runner fake_child)
   add_dependencies(test_child fake_child)
-  set_tests_properties(unit_sandbox PROPERTIES SKIP_RETURN_CODE 77)
+  set_tests_properties(unit_sandbox unit_confine PROPERTIES SKIP_RETURN_CODE 77)
   # Batch grading's parts, where the grader was built with them.
   if(TARGET cl_batch)
     foreach(t intake gradebook course batch)
