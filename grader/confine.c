@@ -253,6 +253,33 @@ static int held(dev_t dev, ino_t ino)
     return found;
 }
 
+/* Removes what lies in the folder dir (open, of a new folder of this user) and that no process
+ * holds, depth first, and dir itself once empty (its name in parent). Returns how many files. */
+static int remove_tree(int parent, const char *name, int depth)
+{
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    int removed = 0;
+    for (struct dirent *e; depth < 16 && (e = readdir(d));) {
+        struct stat st;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid())
+            continue;
+        if (S_ISDIR(st.st_mode))
+            removed += remove_tree(dirfd(d), e->d_name, depth + 1);
+        else if (S_ISLNK(st.st_mode) || !held(st.st_dev, st.st_ino))
+            removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
+    }
+    closedir(d);
+    unlinkat(parent, name, AT_REMOVEDIR); /* fails, harmlessly, where something is left */
+    return removed;
+}
+
 int gr_leftovers_remove(gr_leftovers *l)
 {
     int removed = 0;
@@ -261,10 +288,12 @@ int gr_leftovers_remove(gr_leftovers *l)
         unsigned long ino = (unsigned long)e->d_ino;
         struct stat st;
         if (e->d_name[0] == '.' || bsearch(&ino, l->inodes, l->n, sizeof ino, by_inode) ||
-            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid() ||
-            S_ISDIR(st.st_mode) || (!S_ISLNK(st.st_mode) && held(st.st_dev, st.st_ino)))
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid())
             continue;
-        removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
+        if (S_ISDIR(st.st_mode))
+            removed += remove_tree(dirfd(d), e->d_name, 0);
+        else if (S_ISLNK(st.st_mode) || !held(st.st_dev, st.st_ino))
+            removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
     }
     if (d)
         closedir(d);

@@ -55,9 +55,10 @@ typedef struct gr_leftovers {
 
 /* Notes what /dev/shm holds now; 0, or -1 (nothing noted: nothing will be removed). */
 int gr_leftovers_note(gr_leftovers *l);
-/* Removes the files and links in /dev/shm that this user owns, were not there at the note,
- * and no process of this user holds open or mapped (one another grading's child uses is left
- * alone); returns how many, and frees what the note kept. Folders are left. */
+/* Removes the files, links and folders in /dev/shm that this user owns and that were not there
+ * at the note, what lies in those folders too, but no file a process of this user holds open
+ * or mapped (one another grading's child uses is left alone); returns how many files and links,
+ * and frees what the note kept. */
 int gr_leftovers_remove(gr_leftovers *l);
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 /*
  * test_confine.c - what a recording leaves in /dev/shm is removed once it has ended
- * (confine.h: gr_leftovers_note, gr_leftovers_remove), and only that: not what was there
- * before, not what a running process holds. Skipped (77) where there is no /dev/shm.
+ * (confine.h: gr_leftovers_note, gr_leftovers_remove), folders and all, and only that: not
+ * what was there before, not what a running process holds. Skipped (77) where there is no /dev/shm.
  *
  *   cmake --build build --target test_confine && build/test_confine
  */
@@ -42,9 +42,11 @@ static void test_leftovers_of_a_run_are_removed(void **state)
     make(before);
     gr_leftovers l;
     assert_int_equal(gr_leftovers_note(&l), 0);
-    /* What the run makes: a file it leaves, a folder; and one this process keeps open. */
+    /* What the run makes: a file it leaves, a folder with a file; and one this process keeps
+     * open. */
     char script[256];
-    snprintf(script, sizeof script, "echo left > '%s' && mkdir '%s'", left, kept_dir);
+    snprintf(script, sizeof script, "echo left > '%s' && mkdir '%s' && echo in > '%s/in'", left,
+             kept_dir, kept_dir);
     const char *argv[] = {"/bin/sh", "-c", script, NULL};
     rn_options o = {.timeout_s = 10, .output_cap = 1024};
     rn_result r;
@@ -53,15 +55,14 @@ static void test_leftovers_of_a_run_are_removed(void **state)
     rn_result_free(&r);
     int fd = open(held, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
     assert_true(fd >= 0);
-    assert_int_equal(gr_leftovers_remove(&l), 1);
+    assert_int_equal(gr_leftovers_remove(&l), 2);
     assert_int_not_equal(access(left, F_OK), 0);
+    assert_int_not_equal(access(kept_dir, F_OK), 0); /* a folder it made, and what is in it */
     assert_int_equal(access(before, F_OK), 0);
     assert_int_equal(access(held, F_OK), 0);
-    assert_int_equal(access(kept_dir, F_OK), 0);
     close(fd);
     unlink(before);
     unlink(held);
-    rmdir(kept_dir);
 }
 
 /* Without a note (it failed), nothing is removed. */
