@@ -4,7 +4,9 @@
 
 #include "i18n.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -286,6 +288,61 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
     }
 }
 
+/* Runs script with sh as the grader runs a recording (its environment, its session, and
+ * confined by policy where it is not NULL); 1 when it printed want. */
+static int child_says(const char *script, const sb_policy *policy, const char *dir,
+                      const char *want)
+{
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    rn_options ro = {
+        .timeout_s = 20, .output_cap = 4096, .workdir = dir, .clean_env = 1, .sandbox = policy};
+    rn_result r;
+    int said = rn_run(argv, &ro, &r) == 0 && r.output && strstr(r.output, want) != NULL;
+    rn_result_free(&r);
+    return said;
+}
+
+/* What the student's host code can reach here, each defence tried on this machine with a
+ * child run as the recording is: the terminal, the grader's environment, the grader's tree. */
+static void reach_check(const gr_config *cfg, const char *workdir, FILE *out)
+{
+    if (mkdir(workdir, 0700) != 0 && errno != EEXIST)
+        return;
+    int tty = child_says("if (exec >/dev/tty) 2>/dev/null; then echo reached; else echo none; fi",
+                         NULL, workdir, "none");
+    line(out, tty ? "ok" : "--", _("terminal"),
+         tty ? _("the grading children have none: nothing they run can write to it or type "
+                 "into it")
+             : _("a grading child could open this terminal"));
+    setenv("CL_DOCTOR_MARK", "the grader's", 1);
+    int env = child_says("echo \"${CL_DOCTOR_MARK:-none}\"", NULL, workdir, "none");
+    unsetenv("CL_DOCTOR_MARK");
+    line(out, env ? "ok" : "--", _("environment"),
+         env ? _("the grading children start from a small fixed one, never the grader's")
+             : _("the grader's environment reaches its children"));
+    char probe[PATH_MAX + 32], script[PATH_MAX + 128];
+    snprintf(probe, sizeof probe, "%s/README.md", cfg->root);
+    if (sb_abi() == 0 || access(probe, R_OK) != 0)
+        return;
+    static sb_policy policy;
+    gr_confinement level =
+        gpu_confined >= 0 ? (gr_confinement)gpu_confined : gr_confinement_asked();
+    gr_record_policy(cfg, workdir, NULL, level, &policy);
+    snprintf(script, sizeof script,
+             "if cat '%s' >/dev/null 2>&1; then echo read; else echo none; fi", probe);
+    int hidden = level != GR_UNCONFINED && child_says(script, &policy, workdir, "none");
+    line(out, hidden ? "ok" : "--", _("reads"),
+         hidden ? _("the recording cannot read this tree (the solutions), $HOME or other "
+                    "students' folders")
+                : _("the recording can read this tree, the solutions and other students' "
+                    "files"));
+    if (!hidden)
+        fix(out, level == GR_WRITES && gr_confinement_asked() == GR_WRITES
+                     ? _("GRADE_CONFINE_READS=1 confines its reads (not yet the default), or "
+                         "grade as a user of its own that cannot read them")
+                     : _("grade as a user of its own that cannot read them"));
+}
+
 int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
 {
     fprintf(out, _("grade --doctor: what grading needs on this machine\n"));
@@ -304,6 +361,7 @@ int dr_run(const gr_config *cfg, const char *workdir, FILE *out)
     int problems = !gpu + !nvcc_check(cfg, out);
     cuobjdump_check(cfg, out);
     sandbox_check(cfg, workdir, out);
+    reach_check(cfg, workdir, out);
     int traced = tracer_built(cfg);
     /* Counters only corroborate when the trace engine is there: not having them is no problem. */
     if (gpu) {
