@@ -199,6 +199,13 @@ add_test(NAME gpu_same_verdict
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(gpu_same_verdict PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900
                                                  RESOURCE_LOCK gpu)
+# One student cannot slow another: an honest class row beside a sleeper, a re-run staller and a
+# hang (tests/gpu/neighbours.sh).
+add_test(NAME gpu_neighbours
+         COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/neighbours.sh ${PROJECT_BINARY_DIR}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(gpu_neighbours PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900
+                                               RESOURCE_LOCK gpu)
 # Batch grading: 20 submissions graded, then killed in the middle and resumed (tests/gpu/batch.sh).
 add_test(NAME gpu_batch COMMAND sh ${PROJECT_SOURCE_DIR}/tests/gpu/batch.sh ${PROJECT_BINARY_DIR}
                                    ${PROJECT_SOURCE_DIR})

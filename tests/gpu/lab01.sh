@@ -132,6 +132,27 @@ include_absolute)
     mutant 01-dram-burst
     sed "s|@SOLUTION@|$root/solutions/01-dram-burst/kernel.cu|" "$kfile" > "$out/absolute.cu"
     grade_kernel "$out/absolute.cu" ;;
+reach_tree)
+    # The recording's reads confined (not yet the default): the instructor's tree is out of
+    # its reach. Skipped where the tree holds no solution to find.
+    need_sandbox
+    [ -f "$src/solutions/01-dram-burst/kernel.cu" ] || { echo "no reference solution: skipped"; exit 77; }
+    GRADE_CONFINE_READS=1 grade_case 01 dram-burst 7 ;;
+reach_env)
+    CL_REACH_SECRET=grader-secret-$$
+    export CL_REACH_SECRET
+    grade_case 01 dram-burst 7 ;;
+reach_tty)
+    # Graded from a pseudo-terminal (script(1)), as a person grades interactively; what the
+    # terminal showed is in $out/typescript.
+    command -v script >/dev/null 2>&1 || { echo "no script(1) for a pseudo-terminal: skipped"; exit 77; }
+    mutant 01-dram-burst
+    script -qec "'$grade' --format json --output '$report' --seed 7 --kernel '$kfile' 01 2>'$out/stderr'" \
+        "$out/typescript" >/dev/null 2>&1 </dev/null
+    read_report $? ;;
+reach_shm)
+    rm -rf /dev/shm/cl-reach-shm-* 2>/dev/null
+    grade_case 01 dram-burst 7 ;;
 *)
     grade_case 01 dram-burst 7 ;;
 esac
@@ -411,6 +432,25 @@ knows_the_size)
     expect_fail
     [ "$(get labs.0.stage)" = correctness ] || fail "stage $(get labs.0.stage), expected correctness"
     [ "$(get labs.0.correctness.passed)" = false ] || fail "must fail correctness" ;;
+reach_tree)
+    # Its failure log is quoted, and holds no line of the solution: it could read none.
+    expect_fail
+    said | grep -q "no solution could be read" || fail "the mutant's own words are not in the log"
+    ! said | grep -q "scale_coalesced" || fail "the report quotes the reference solution" ;;
+reach_env)
+    expect_fail
+    said | grep -q "env: PATH=" || fail "the mutant's environment is not in the log"
+    ! said | grep -q "$CL_REACH_SECRET" || fail "the grader's environment reached the recording"
+    echo "the recording's environment: $(said | grep -c '^env: ') variables" ;;
+reach_tty)
+    [ "$verdict" = PASS ] || fail "verdict $verdict: it computes y = a * x coalesced and must pass"
+    [ -s "$out/typescript" ] || fail "script(1) recorded nothing"
+    ! grep -q "FORGED-BY-REACH-TTY" "$out/typescript" || fail "the forged report reached the terminal"
+    ! grep -q "TYPED-BY-REACH-TTY" "$out/typescript" || fail "characters were pushed into the terminal" ;;
+reach_shm)
+    [ "$verdict" = PASS ] || fail "verdict $verdict: it computes y = a * x coalesced and must pass"
+    left=$(ls -d /dev/shm/cl-reach-shm-* 2>/dev/null)
+    [ -z "$left" ] || { rm -rf $left; fail "left in /dev/shm after the grade: $left"; } ;;
 rt_*)
     # The red team's hostile cases: each file's header says the verdict and the stages it may
     # stop at (its "// expect:" and "// expect-stage:" lines).
