@@ -974,16 +974,55 @@ cJSON *wi_read_file(const char *path, char *why, size_t why_size)
     return json;
 }
 
+/* The length of the valid UTF-8 sequence at p (1 to 4), or 0 where p holds none: a stray
+ * continuation byte, an overlong form, a surrogate, a code point past U+10FFFF, a cut one. */
+static size_t utf8_length(const unsigned char *p)
+{
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    if (n && (p[1] < lo || p[1] > hi))
+        return 0;
+    for (size_t i = 2; i < n; ++i)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
 void wi_clean_text(char *s)
 {
     unsigned char *p = (unsigned char *)s;
-    for (; p && *p; ++p) {
-        if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+    while (p && *p) {
+        size_t n = utf8_length(p);
+        if (n == 0) /* not UTF-8 (Latin-1, a binary file, a name cut inside a character) */
+            *p = '?', n = 1;
+        else if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
             *p = '?';
         else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) /* C1 controls, U+0080-U+009F */
             p[0] = p[1] = '?';
         else if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
                                   (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9)))
             p[0] = p[1] = p[2] = '?'; /* bidirectional overrides and isolates */
+        p += n;
     }
+}
+
+size_t wi_utf8_cut(const char *s, size_t max)
+{
+    size_t at = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (p[at]) {
+        size_t n = utf8_length(p + at);
+        n = n ? n : 1;
+        if (at + n > max)
+            break;
+        at += n;
+    }
+    return at;
 }

@@ -353,9 +353,14 @@ FILE *wi_create(const char *path);
 void *wi_read_bytes(const char *path, size_t max, size_t *size, char *why, size_t why_size);
 /* Replaces in s, in place, every byte that could move a terminal's cursor or change what is
  * shown: control characters (but newline and tab), DEL, C1 controls and Unicode's
- * bidirectional overrides become '?'. Every reader above applies it to the strings it reads;
- * apply it to any other text that came from student code. */
+ * bidirectional overrides become '?'; so does every byte that is not part of valid UTF-8
+ * (Latin-1 text, a binary file, a name cut inside a character), so that what is cleaned is
+ * valid UTF-8 in any CSV, JSON or Markdown file. Every reader above applies it to the strings
+ * it reads; apply it to any other text that came from student code. */
 void wi_clean_text(char *s);
+/* How many bytes of s, at most max, end on a character's boundary (UTF-8; an invalid byte
+ * counts as one character): where to cut a name so that no character is cut in two. */
+size_t wi_utf8_cut(const char *s, size_t max);
 /* Reads and parses path, which must be a regular file (a link is not followed, a pipe not
  * waited on) of at most WI_MAX_FILE_BYTES. Returns the parsed JSON (the caller frees it), or
  * NULL with why. */

@@ -153,8 +153,9 @@ static const char *not_graded(const bt_options *opt, const in_student *st, size_
         snprintf(reason, size, "%s", k->problem);
     else
         snprintf(reason, size,
-                 "no kernel file for lab %s (labs/%s-%s/kernel.cu, %s-%s.cu or %s.cu)", spec->id,
-                 spec->id, spec->slug, spec->id, spec->slug, spec->id);
+                 "no kernel file for lab %s (labs/%s-%s/kernel.cu, %s-%s.cu or %s.cu)%s%s",
+                 spec->id, spec->id, spec->slug, spec->id, spec->slug, spec->id,
+                 st->skipped[0] ? "; not looked into: " : "", st->skipped);
     /* a submission refused whole refuses every lab */
     return k->problem[0] || st->problem[0] ? "REFUSED" : "MISSING";
 }

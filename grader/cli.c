@@ -55,9 +55,11 @@ static const cli_option options[] = {
     {"--output", NULL, OPT_STRING, AT(output), 0, "FILE",
      N_("write the report to FILE instead of standard output"), GROUP_GRADE},
     {"--submissions", NULL, OPT_STRING, AT(submissions), 0, "DIR",
-     N_("grade every submission in DIR (a folder or .zip/.tar.gz per\n"
-        "student): OUT/gradebook.csv and OUT/feedback/STUDENT.md, where\n"
-        "OUT is --output (default: grades)"),
+     N_("grade every submission in DIR (a folder or an archive per\n"
+        "student: .zip, .tar, .tar.gz, .tgz, .tar.xz, .tar.bz2, .tar.zst,\n"
+        ".7z, .rar; a folder may hold the archive uploaded): every entry\n"
+        "a row of OUT/gradebook.csv, graded or refused with why, and\n"
+        "OUT/feedback/STUDENT.md, where OUT is --output (default: grades)"),
      GROUP_GRADE},
     {"--shard", NULL, OPT_SHARD, AT(shard), 0, "K/N",
      N_("with --submissions: only every Nth submission, from the Kth\n"

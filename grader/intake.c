@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 
 #include "wire.h"
 
-#define MAX_DEPTH 12
+#define MAX_DEPTH 16
 
 /* Whether s[0..len) names spec: "NN" or "NN-slug". */
 static int names_lab(const char *s, size_t len, const lab_spec *spec)
@@ -121,6 +122,21 @@ static const char *too_large(void)
     return text;
 }
 
+/* Notes, once, something the reading passed over that may hold a kernel (in_student.skipped). */
+static void passed_over(in_student *st, const char *what, const char *origin)
+{
+    if (st->skipped[0])
+        return;
+    char shown[300];
+    snprintf(shown, sizeof shown, "%.200s", origin);
+    one_line(shown);
+    snprintf(st->skipped, sizeof st->skipped, "%.90s: %.200s", what, shown);
+}
+
+static int is_archive(const char *name, size_t *stem);
+static void read_archive(in_student *st, const char *path, const char *shown,
+                         const lab_spec *const *labs, size_t nlabs);
+
 /* ---- a folder ---- */
 
 typedef struct walk {
@@ -178,15 +194,34 @@ static void walk_dir(walk *w, int fd, const char *shown, const char *rel, int de
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
-        if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
-            int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (S_ISDIR(st.st_mode)) {
+            int sub = depth < MAX_DEPTH ? openat(dirfd(d), e->d_name,
+                                                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                                        : -1;
             if (sub >= 0)
                 walk_dir(w, sub, shown, path, depth + 1);
+            else if (depth >= MAX_DEPTH)
+                passed_over(w->st, _("a folder too deep to look into"), origin);
+            continue;
+        }
+        size_t stem;
+        if (S_ISREG(st.st_mode) && is_archive(e->d_name, &stem)) {
+            /* The archive the student uploaded, in a folder of theirs (Moodle's export). */
+            int f = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            if (f >= 0) {
+                char fdpath[64];
+                snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", f);
+                read_archive(w->st, fdpath, origin, w->labs, w->nlabs);
+                close(f);
+            }
             continue;
         }
         int lab = in_lab_of(path, w->labs, w->nlabs);
-        if (lab < 0)
+        if (lab < 0) {
+            if (S_ISLNK(st.st_mode))
+                passed_over(w->st, _("a link, never followed"), origin);
             continue;
+        }
         if (S_ISLNK(st.st_mode)) {
             take(w->st, lab, origin, NULL, 0, _("a link, never followed"));
             continue;
@@ -214,7 +249,9 @@ static void walk_dir(walk *w, int fd, const char *shown, const char *rel, int de
 
 static int is_archive(const char *name, size_t *stem)
 {
-    static const char *const ext[] = {".tar.gz", ".tgz", ".tar", ".zip"};
+    static const char *const ext[] = {".tar.gz", ".tgz", ".tar.xz",  ".txz",  ".tar.bz2",
+                                      ".tbz2",   ".tbz", ".tar.zst", ".tzst", ".tar",
+                                      ".zip",    ".7z",  ".rar"};
     size_t n = strlen(name);
     for (size_t i = 0; i < sizeof ext / sizeof ext[0]; ++i) {
         size_t e = strlen(ext[i]);
@@ -222,6 +259,19 @@ static int is_archive(const char *name, size_t *stem)
             *stem = n - e;
             return 1;
         }
+    }
+    return 0;
+}
+
+/* Whether an archive's path has a hidden part (.git/, .backup/): passed over, as a folder's
+ * hidden folders are. "./" is no hidden part. */
+static int hidden_part(const char *p)
+{
+    for (const char *s = p; *s;) {
+        size_t n = strcspn(s, "/");
+        if (n > 0 && s[0] == '.' && !(n == 1) && !(n == 2 && s[1] == '.'))
+            return 1;
+        s += n + (s[n] == '/');
     }
     return 0;
 }
@@ -278,6 +328,9 @@ static void read_archive(in_student *st, const char *path, const char *shown,
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
     archive_read_support_format_gnutar(a);
+    archive_read_support_format_7zip(a);
+    archive_read_support_format_rar(a);
+    archive_read_support_format_rar5(a);
     if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
         snprintf(st->problem, sizeof st->problem, _("cannot read the archive %.200s: %.150s"),
                  shown, archive_error_string(a) ? archive_error_string(a) : _("unknown format"));
@@ -285,26 +338,34 @@ static void read_archive(in_student *st, const char *path, const char *shown,
         return;
     }
     struct archive_entry *e;
-    size_t entries = 0, total = 0;
+    size_t entries = 0, total = 0, hidden = 0;
     int rc, damaged = 0;
     const char *too_much =
         _("the archive holds more than %d files or expands past %zu MiB: not read");
     /* A warning (a name that is not in this locale's characters, for one) is no error. */
     while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
         la_int64_t declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+        const char *name = archive_entry_pathname_utf8(e);
+        if (!name)
+            name = archive_entry_pathname(e);
+        if (name && hidden_part(name) && declared >= 0 &&
+            (hidden += (size_t)declared) <= IN_MAX_HIDDEN_BYTES) {
+            archive_read_data_skip(a); /* a repository's .git/, a .backup/ copy: never read */
+            continue;
+        }
         if (++entries > IN_MAX_ENTRIES || declared < 0 ||
-            total + (size_t)declared > IN_MAX_ARCHIVE_BYTES) {
+            total + (size_t)declared > IN_MAX_ARCHIVE_BYTES || hidden > IN_MAX_HIDDEN_BYTES) {
             snprintf(st->problem, sizeof st->problem, too_much, IN_MAX_ENTRIES,
                      IN_MAX_ARCHIVE_BYTES >> 20);
             break;
         }
-        const char *name = archive_entry_pathname_utf8(e);
-        if (!name)
-            name = archive_entry_pathname(e);
         if (!name)
             continue;
         char origin[1500];
         snprintf(origin, sizeof origin, "%s:%s", shown, name);
+        size_t stem;
+        if (is_archive(name, &stem))
+            passed_over(st, _("an archive inside an archive, not read"), origin);
         int lab = in_lab_of(name, labs, nlabs);
         size_t size = 0;
         /* Every entry's data is read here, counted against the budget (kept only for a kernel
@@ -351,6 +412,8 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const in_student *)a)->name, ((const in_student *)b)->name);
 }
 
+static void tell_apart(in_batch *out);
+
 int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch *out, char *why,
             size_t why_size)
 {
@@ -372,11 +435,10 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
     while ((e = readdir(d))) {
         struct stat st;
         size_t stem = strlen(e->d_name);
-        if (e->d_name[0] == '.' || fstatat(top, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
-        int archive = S_ISREG(st.st_mode) && is_archive(e->d_name, &stem);
-        if (!S_ISDIR(st.st_mode) && !archive && !S_ISLNK(st.st_mode))
-            continue; /* a stray file: no submission */
+        int known = fstatat(top, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        int archive = known && S_ISREG(st.st_mode) && is_archive(e->d_name, &stem);
         if (out->n == cap) {
             cap = cap ? 2 * cap : 64;
             in_student *more = realloc(out->students, cap * sizeof *more);
@@ -384,13 +446,31 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
                 break;
             out->students = more;
         }
+        /* Every entry is a row: read, or refused with what to do. */
         in_student *s = &out->students[out->n++];
         memset(s, 0, sizeof *s);
-        snprintf(s->name, sizeof s->name, "%.*s", (int)(stem < 200 ? stem : 200), e->d_name);
+        snprintf(s->entry, sizeof s->entry, "%s", e->d_name);
+        size_t cut = wi_utf8_cut(e->d_name, stem < 200 ? stem : 200);
+        snprintf(s->name, sizeof s->name, "%.*s", (int)cut, e->d_name);
         one_line(s->name);
-        char path[4500];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (S_ISLNK(st.st_mode)) {
+        one_line(s->entry);
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] == '.') {
+            snprintf(s->problem, sizeof s->problem,
+                     _("hidden (its name begins with '.'): not read; rename it if it is a "
+                       "student's submission"));
+        } else if (!known || (!S_ISDIR(st.st_mode) && !archive && !S_ISLNK(st.st_mode))) {
+            if (n > 3 && !strcmp(e->d_name + n - 3, ".cu"))
+                snprintf(s->problem, sizeof s->problem,
+                         _("a kernel file at the top of the class folder, in no student's folder: "
+                           "put each student's files in a folder (or an archive) named after "
+                           "them"));
+            else
+                snprintf(s->problem, sizeof s->problem,
+                         _("neither a folder nor an archive the grader reads (%s): put each "
+                           "student's files in a folder or one of those, named after them"),
+                         IN_ARCHIVES);
+        } else if (S_ISLNK(st.st_mode)) {
             snprintf(s->problem, sizeof s->problem, _("%.200s is a link, never followed"), s->name);
         } else if (archive) {
             int f = openat(top, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -411,10 +491,50 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
         }
     }
     closedir(d);
-    if (out->n)
+    tell_apart(out);
+    return 0;
+}
+
+/* The whole name of entry, without its archive's ending. */
+static size_t stem_of(const char *entry)
+{
+    size_t stem = strlen(entry);
+    is_archive(entry, &stem);
+    return stem;
+}
+
+static uint32_t fnv1a(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; ++s)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Sorts the rows by name. Two entries of one name (alice/ and alice.zip): neither is taken,
+ * which was meant is not for the grader to guess. Two long names that were only cut alike are
+ * told apart, each by a hash of its whole name. */
+static void tell_apart(in_batch *out)
+{
+    if (!out->n)
+        return;
+    qsort(out->students, out->n, sizeof *out->students, by_name);
+    int renamed = 0;
+    for (size_t i = 0; i + 1 < out->n; ++i) {
+        in_student *a = &out->students[i], *b = &out->students[i + 1];
+        if (strcmp(a->name, b->name))
+            continue;
+        size_t sa = stem_of(a->entry), sb = stem_of(b->entry);
+        if (sa == sb && !strncmp(a->entry, b->entry, sa))
+            continue; /* truly one name: refused below */
+        for (in_student *x = a; x <= b; ++x) {
+            size_t len = wi_utf8_cut(x->name, 200);
+            snprintf(x->name + len, sizeof x->name - len, "~%08x", fnv1a(x->entry));
+        }
+        renamed = 1;
+    }
+    if (renamed)
         qsort(out->students, out->n, sizeof *out->students, by_name);
-    /* Two entries of one name (alice/ and alice.zip): neither is taken, which was meant is not
-     * for the grader to guess. */
     for (size_t i = 0; i + 1 < out->n; ++i)
         for (size_t j = i + 1; j < out->n && !strcmp(out->students[i].name, out->students[j].name);
              ++j)
@@ -423,7 +543,6 @@ int in_scan(const char *dir, const lab_spec *const *labs, size_t nlabs, in_batch
                          _("two submissions are named '%.180s' (a folder and an archive, or two "
                            "archives): keep one"),
                          out->students[i].name);
-    return 0;
 }
 
 void in_free(in_batch *b)

@@ -42,24 +42,44 @@ static void put_text(const char *rel, const char *text)
     put(rel, text, strlen(text));
 }
 
+/* A symbolic link at rel (below root) to target (below root too). */
+static void put_link(const char *rel, const char *target)
+{
+    char link[512], to[512];
+    snprintf(link, sizeof link, "%s/%s", root, rel);
+    snprintf(to, sizeof to, "%s/%s", root, target);
+    assert_int_equal(symlink(to, link), 0);
+}
+
 /* One archive entry: a file (text) or, with link set, a symbolic link to it. */
 typedef struct entry {
     const char *path, *text, *link;
     size_t size; /* 0: strlen(text) */
 } entry;
 
+/* The archives put_archive writes: a tar.gz, a zip (deflated or stored), a tar.xz, a tar.bz2,
+ * a 7z. */
+enum { TGZ, ZIP, ZIP_STORED, TXZ, TBZ2, SEVEN_Z };
+
 static void put_archive(const char *rel, int zip, const entry *e, size_t n)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", root, rel);
     struct archive *a = archive_write_new();
-    if (zip) { /* 2: stored, not deflated */
+    if (zip == ZIP || zip == ZIP_STORED) {
         archive_write_set_format_zip(a);
-        if (zip == 2)
+        if (zip == ZIP_STORED)
             archive_write_set_format_option(a, "zip", "compression", "store");
+    } else if (zip == SEVEN_Z) {
+        archive_write_set_format_7zip(a);
     } else {
         archive_write_set_format_pax_restricted(a);
-        archive_write_add_filter_gzip(a);
+        if (zip == TXZ)
+            archive_write_add_filter_xz(a);
+        else if (zip == TBZ2)
+            archive_write_add_filter_bzip2(a);
+        else
+            archive_write_add_filter_gzip(a);
     }
     assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
     for (size_t i = 0; i < n; ++i) {
@@ -151,10 +171,8 @@ static void test_folders_archives_and_refusals(void **state)
     /* dave: a link, and a binary file */
     put_text("target.txt", "outside\n");
     put_text("dave/placeholder", "x");
-    char link[512], target[512];
-    snprintf(link, sizeof link, "%s/dave/01-dram-burst.cu", root);
-    snprintf(target, sizeof target, "%s/target.txt", root);
-    assert_int_equal(symlink(target, link), 0);
+    put_link("dave/01-dram-burst.cu", "target.txt");
+    char link[512];
     put("dave/02.cu", "ab\0cd", 5);
     /* eve: two files for lab 01 */
     put_text("eve/01.cu", "// one\n");
@@ -177,9 +195,12 @@ static void test_folders_archives_and_refusals(void **state)
     in_batch b;
     char why[256];
     assert_int_equal(in_scan(root, labs2, 2, &b, why, sizeof why), 0);
-    /* alice bob carol dave eve frank grace heidi mallory; target.txt and README.txt are none */
-    assert_int_equal(b.n, 9);
-    assert_string_equal(b.students[0].name, "alice");
+    /* alice bob carol dave eve frank grace heidi mallory, and README.txt and target.txt: rows
+     * too, refused with what to do */
+    assert_int_equal(b.n, 11);
+    assert_string_equal(b.students[0].name, "README.txt");
+    assert_contains(b.students[0].problem, "neither a folder nor an archive");
+    assert_string_equal(b.students[1].name, "alice");
 
     const in_student *s = student(&b, "alice");
     assert_string_equal(s->labs[0].text, "// alice 01\n");
@@ -221,6 +242,90 @@ static void test_folders_archives_and_refusals(void **state)
 
     s = student(&b, "mallory");
     assert_contains(s->problem, "a link, never followed");
+    in_free(&b);
+}
+
+/* A class term's entries (issue 36): every one a row, read or refused with what to do; the
+ * other archive formats; the archive a student uploaded in a folder of theirs (Moodle); what
+ * the reading passed over said; hidden folders of an archive passed over as a folder's are,
+ * a repository's history too, however large; long names cut alike told apart. */
+static void test_every_entry_a_row(void **state)
+{
+    (void)state;
+    char term[64];
+    assert_true(strlen(root) + 6 <= sizeof term);
+    memcpy(term, root, strlen(root));
+    memcpy(term + strlen(root), "/term", 6);
+    mkdir(term, 0700);
+    char saved[64];
+    snprintf(saved, sizeof saved, "%s", root);
+    snprintf(root, sizeof root, "%s", term); /* put() and put_archive() write below it now */
+    entry one[] = {{"labs/01-dram-burst/kernel.cu", "// k01\n", NULL, 0},
+                   {"02.cu", "// k02\n", NULL, 0}};
+    put_archive("ivan.tar.xz", TXZ, one, 2);
+    put_archive("judy.tar.bz2", TBZ2, one, 2);
+    put_archive("ken.7z", SEVEN_Z, one, 2);
+    char moodle[160];
+    snprintf(moodle, sizeof moodle, "%s/moodle-lea", root);
+    mkdir(moodle, 0700);
+    put_archive("moodle-lea/upload.zip", ZIP, one, 2); /* a folder holding the zip */
+    put_text("01.cu", "// a kernel at the top\n");
+    put_text("mike.cu.gz", "not read\n");
+    put_text(".hidden-nina/01.cu", "// hidden\n");
+    /* a linked folder, a kernel too deep */
+    put_text("olga/notes.txt", "x");
+    put_link("olga/labs", "ivan.tar.xz");
+    put_text("pat/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/01.cu", "// deep\n");
+    /* an archive with a .backup/ copy and a large .git/ history */
+    static char history[(size_t)70 << 20];
+    entry repo[] = {{"./labs/01-dram-burst/kernel.cu", "// quinn 01\n", NULL, 0},
+                    {".backup/labs/01-dram-burst/kernel.cu", "// old copy\n", NULL, 0},
+                    {".git/objects/pack/big.pack", history, NULL, sizeof history}};
+    put_archive("quinn.tar.gz", TGZ, repo, 3);
+    /* two names alike in their first 200 bytes */
+    char longname[300];
+    memset(longname, 'r', 230);
+    snprintf(longname + 230, sizeof longname - 230, "-a/01.cu");
+    put_text(longname, "// ra\n");
+    snprintf(longname + 230, sizeof longname - 230, "-b/01.cu");
+    put_text(longname, "// rb\n");
+    snprintf(root, sizeof root, "%s", saved);
+
+    in_batch b;
+    char why[256];
+    assert_int_equal(in_scan(term, labs2, 2, &b, why, sizeof why), 0);
+    assert_int_equal(b.n, 12);
+    for (const char *const *n = (const char *const[]){"ivan", "judy", "ken", NULL}; *n; ++n) {
+        const in_student *s = student(&b, *n);
+        assert_string_equal(s->problem, "");
+        assert_string_equal(s->labs[0].text, "// k01\n");
+        assert_string_equal(s->labs[1].text, "// k02\n");
+    }
+    const in_student *s = student(&b, "moodle-lea");
+    assert_string_equal(s->labs[0].text, "// k01\n");
+    assert_contains(s->labs[0].origin, "moodle-lea/upload.zip:labs/01-dram-burst/kernel.cu");
+    assert_contains(student(&b, "01.cu")->problem, "a kernel file at the top of the class folder");
+    assert_contains(student(&b, "mike.cu.gz")->problem, "neither a folder nor an archive");
+    assert_contains(student(&b, ".hidden-nina")->problem, "hidden");
+    s = student(&b, "olga");
+    assert_null(s->labs[0].text);
+    assert_contains(s->skipped, "a link, never followed: olga/labs");
+    s = student(&b, "pat");
+    assert_null(s->labs[0].text);
+    assert_contains(s->skipped, "a folder too deep");
+    s = student(&b, "quinn");
+    assert_string_equal(s->problem, "");
+    assert_string_equal(s->labs[0].text, "// quinn 01\n"); /* not two files: .backup/ passed */
+    size_t long_rows = 0;
+    for (size_t i = 0; i < b.n; ++i)
+        if (b.students[i].name[0] == 'r') {
+            ++long_rows;
+            assert_string_equal(b.students[i].problem, "");
+            assert_non_null(strchr(b.students[i].name, '~'));
+            assert_non_null(b.students[i].labs[0].text);
+        }
+    assert_int_equal(long_rows, 2);
+    assert_string_not_equal(student(&b, "ivan")->name, "");
     in_free(&b);
 }
 
@@ -312,6 +417,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lab_of_names),
         cmocka_unit_test(test_folders_archives_and_refusals),
+        cmocka_unit_test(test_every_entry_a_row),
         cmocka_unit_test(test_what_the_review_broke),
         cmocka_unit_test(test_kernel_alone_for_one_lab),
     };

@@ -759,6 +759,16 @@ static void test_wire_clean_text_leaves_no_terminal_control(void **state)
     wi_clean_text(s);
     assert_string_equal(s, "ok\tline\n?[2J?[1;1HPASS????????caf\xc3\xa9");
     wi_clean_text(NULL); /* nothing to do, no crash */
+    /* Bytes that are not UTF-8: Latin-1, a stray continuation, an overlong form, a surrogate, a
+     * character cut at the end; the valid ones (two, three and four bytes) stay. */
+    char bad[] = "caf\xe9 \x80 \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 "
+                 "\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80 \xe4\xb8";
+    wi_clean_text(bad);
+    assert_string_equal(bad, "caf? ? ?? ??? ???? \xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80 ??");
+    /* Cut on a character's boundary, never inside one. */
+    assert_int_equal(wi_utf8_cut("ab\xe4\xb8\xad", 4), 2);
+    assert_int_equal(wi_utf8_cut("ab\xe4\xb8\xad", 5), 5);
+    assert_int_equal(wi_utf8_cut("ab", 10), 2);
 
     /* Every reader applies it: a forged kernel name reaches the report harmless. */
     wi_result a = full_result(), b;
