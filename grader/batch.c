@@ -75,6 +75,41 @@ static void part_path(const bt_options *opt, const char *file, const char *lab, 
     snprintf(buf, size, "%s/feedback/.parts/%s/%s.%s", opt->out, file, lab, ext);
 }
 
+/* A student's name in Markdown, as text, into buf: HTML's <, > and & as entities (no tag or
+ * entity of the student's reaches a page), Markdown's marks behind a backslash. */
+static void md_text(const char *s, char *buf, size_t size)
+{
+    size_t used = 0;
+    for (; *s && used + 6 < size; ++s) {
+        const char *as = *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '&' ? "&amp;" : NULL;
+        if (as)
+            used += (size_t)snprintf(buf + used, size - used, "%s", as);
+        else if (strchr("\\`*_{}[]()#+-.!|~", *s))
+            used += (size_t)snprintf(buf + used, size - used, "\\%c", *s);
+        else
+            buf[used++] = *s;
+    }
+    buf[used] = '\0';
+}
+
+/* The fence for a code block around the file at path: one backtick more than its longest run
+ * of them, three at least, so that nothing in it (a quoted "```") can close the block early. */
+static void fence_for(const char *path, char *fence, size_t size)
+{
+    size_t longest = 0, run = 0;
+    FILE *in = fopen(path, "r");
+    for (int c; in && (c = fgetc(in)) != EOF;) {
+        run = c == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    if (in)
+        fclose(in);
+    size_t n = longest + 1 > 3 ? longest + 1 : 3;
+    n = n < size ? n : size - 1;
+    memset(fence, '`', n);
+    fence[n] = '\0';
+}
+
 /* OUT/feedback/FILE.md from the reports of every lab of the student that has one. */
 static void write_feedback(const bt_options *opt, const in_student *st, const char *file)
 {
@@ -83,15 +118,19 @@ static void write_feedback(const bt_options *opt, const in_student *st, const ch
     FILE *out = fopen(path, "w");
     if (!out)
         return;
-    fprintf(out, _("# Feedback for %s\n\n"), st->name);
+    char name[6 * sizeof st->name];
+    md_text(st->name, name, sizeof name);
+    fprintf(out, _("# Feedback for %s\n\n"), name);
     for (size_t i = 0; i < opt->nlabs; ++i) {
-        char part[4400];
+        char part[4400], fence[64];
         part_path(opt, file, opt->labs[i]->id, "txt", part, sizeof part);
         FILE *in = fopen(part, "r");
         if (!in)
             continue;
-        fprintf(out, _("## Lab %s %s: %s\n\n```text\n"), opt->labs[i]->id, opt->labs[i]->slug,
+        fence_for(part, fence, sizeof fence);
+        fprintf(out, _("## Lab %s %s: %s\n\n"), opt->labs[i]->id, opt->labs[i]->slug,
                 opt->labs[i]->title);
+        fprintf(out, "%stext\n", fence);
         char buf[8192];
         size_t n, last = '\n';
         while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
@@ -99,7 +138,7 @@ static void write_feedback(const bt_options *opt, const in_student *st, const ch
             last = (unsigned char)buf[n - 1];
         }
         fclose(in);
-        fprintf(out, "%s```\n\n", last == '\n' ? "" : "\n");
+        fprintf(out, "%s%s\n\n", last == '\n' ? "" : "\n", fence);
     }
     fclose(out);
 }

@@ -21,10 +21,13 @@ static int field(FILE *f, const char *text, int last)
 }
 
 /* A field of text from a student (a name, a reason quoting a file name): one a spreadsheet
- * would take for a formula (= + - @ first) is written with a ' before it, as OWASP advises. */
+ * would take for a formula (= + - @, a tab or a carriage return first) is written with a '
+ * before it, as OWASP advises; so is one that begins with ' itself, so that reading it back
+ * (on_field) takes exactly one ' away and gives the name that was written: a resumed batch
+ * finds its rows. */
 static int text_field(FILE *f, const char *text, int last)
 {
-    if (text && strchr("=+-@", text[0]) && text[0]) {
+    if (text && text[0] && strchr("=+-@\t\r'", text[0])) {
         char *quoted = NULL;
         if (asprintf(&quoted, "'%s", text) < 0)
             return -1;
@@ -77,8 +80,13 @@ typedef struct reader {
 static void on_field(void *s, size_t len, void *data)
 {
     reader *r = data;
+    const char *text = s;
+    if (r->column == 0 && len > 0 && text[0] == '\'') { /* text_field's guard, taken away */
+        ++text;
+        --len;
+    }
     if (r->column == 0)
-        snprintf(r->student, sizeof r->student, "%.*s", (int)len, (const char *)s);
+        snprintf(r->student, sizeof r->student, "%.*s", (int)len, text);
     else if (r->column == 1)
         snprintf(r->lab, sizeof r->lab, "%.*s", (int)len, (const char *)s);
     r->column++;

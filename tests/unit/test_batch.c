@@ -41,8 +41,15 @@ static int setup(void **state)
     const char *stub = CL_SOURCE_DIR "/labs/01-dram-burst/kernel.cu";
     put("ann/01.cu", stub);
     put("bob/labs/01-dram-burst/kernel.cu", stub); /* the same file: one compile */
-    put("cyd/01.cu", CL_SOURCE_DIR "/tests/submissions/01-dram-burst/no_compile.cu");
-    put("dee/notes.txt", stub); /* nothing for lab 01 */
+    /* Cyd's does not compile, and nvcc quotes its first line, a Markdown fence; Dee's name
+     * holds HTML: neither may reach a page as anything but text. */
+    char fenced[128], cmd[512];
+    snprintf(fenced, sizeof fenced, "%s/fenced.cu", dir);
+    snprintf(cmd, sizeof cmd, "{ echo '````html <b>x</b>'; cat '%s'; } > '%s'",
+             CL_SOURCE_DIR "/tests/submissions/01-dram-burst/no_compile.cu", fenced);
+    assert_int_equal(system(cmd), 0);
+    put("cyd/01.cu", fenced);
+    put("dee <i>&amp;/notes.txt", stub); /* nothing for lab 01 */
     char link[128];
     snprintf(link, sizeof link, "%s/subs/eve", dir);
     assert_int_equal(mkdir(link, 0700), 0);
@@ -147,6 +154,30 @@ static int files_in(const char *out, const char *sub)
     return n;
 }
 
+/* The text of the feedback file in OUT/feedback/ whose name begins with prefix. */
+static const char *feedback_of(const char *out, const char *prefix)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/feedback", dir, out);
+    DIR *d = opendir(path);
+    static char text[65536];
+    text[0] = '\0';
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (!strncmp(e->d_name, prefix, strlen(prefix))) {
+            char file[600];
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            FILE *f = fopen(file, "r");
+            assert_non_null(f);
+            text[fread(text, 1, sizeof text - 1, f)] = '\0';
+            fclose(f);
+        }
+    if (d)
+        closedir(d);
+    if (!text[0])
+        fail_msg("no feedback file '%s*' in %s", prefix, path);
+    return text;
+}
+
 static void test_a_batch_without_a_gpu(void **state)
 {
     (void)state;
@@ -155,10 +186,17 @@ static void test_a_batch_without_a_gpu(void **state)
     assert_row("out", "ann", "FAIL", "did not run");
     assert_row("out", "bob", "FAIL", "did not run");
     assert_row("out", "cyd", "FAIL", "does not compile");
-    assert_row("out", "dee", "MISSING", "no kernel file for lab 01");
+    assert_row("out", "dee <i>&amp;", "MISSING", "no kernel file for lab 01");
     assert_row("out", "eve", "REFUSED", "a link, never followed");
     assert_int_equal(files_in("out", "feedback"), 5);
     assert_int_equal(files_in("out", "results"), 5);
+    /* Dee's name as text, Cyd's quoted fence inside a longer one. */
+    const char *dee = feedback_of("out", "dee");
+    assert_non_null(strstr(dee, "dee &lt;i&gt;&amp;amp;"));
+    assert_null(strstr(dee, "<i>"));
+    const char *cyd = feedback_of("out", "cyd");
+    assert_non_null(strstr(cyd, "````html <b>x</b>"));
+    assert_non_null(strstr(cyd, "\n`````text\n"));
     /* Ann's and Bob's file, compiled once; and Cyd's, which nvcc rejected (kept for this run's
      * use alone: grade.c from_cache). */
     assert_int_equal(files_in("out", ".compiled"), 2);
@@ -172,7 +210,7 @@ static void test_shards_and_resume(void **state)
     assert_int_equal(run("sharded", 0, 1, 2), 1); /* bob and dee */
     assert_int_equal(rows("sharded"), 2);
     assert_row("sharded", "bob", "FAIL", NULL);
-    assert_row("sharded", "dee", "MISSING", NULL);
+    assert_row("sharded", "dee <i>&amp;", "MISSING", NULL);
     /* The rest, resumed into the same gradebook: only the three missing rows are graded. */
     assert_int_equal(run("sharded", 1, 0, 0), 1);
     assert_int_equal(rows("sharded"), 5);
@@ -189,7 +227,7 @@ static void test_a_worker_per_gpu(void **state)
     assert_int_equal(run_gpus("two", 0, 0, 0, 2), 1);
     assert_int_equal(rows("two"), 5);
     assert_row("two", "ann", "FAIL", "did not run");
-    assert_row("two", "dee", "MISSING", NULL);
+    assert_row("two", "dee <i>&amp;", "MISSING", NULL);
     assert_row("two", "eve", "REFUSED", NULL);
     assert_int_equal(files_in("two", "feedback"), 5);
     assert_int_equal(files_in("two", "results"), 5);
@@ -208,7 +246,7 @@ static void test_rows_side_by_side(void **state)
     assert_row("side", "ann", "FAIL", "did not run");
     assert_row("side", "bob", "FAIL", "did not run");
     assert_row("side", "cyd", "FAIL", "does not compile");
-    assert_row("side", "dee", "MISSING", "no kernel file for lab 01");
+    assert_row("side", "dee <i>&amp;", "MISSING", "no kernel file for lab 01");
     assert_row("side", "eve", "REFUSED", "a link, never followed");
     assert_int_equal(files_in("side", "feedback"), 5);
     assert_int_equal(files_in("side", "results"), 5);

@@ -188,6 +188,43 @@ static void test_cut_inside_a_quoted_field_and_formulas(void **state)
     gb_done_free(&done);
 }
 
+/* Names that are written otherwise than they are (a formula's guard; one that begins with '
+ * already), non-ASCII and long ones, are found again on resume, each exactly once. */
+static void test_resume_finds_every_name(void **state)
+{
+    (void)state;
+    char path3[160], why[512], longname[260];
+    snprintf(path3, sizeof path3, "%s/names.csv", dir);
+    memset(longname, 'l', 250);
+    longname[250] = '\0';
+    const char *names[] = {"=SUM(A1)", "+1",      "-x",   "@cmd",
+                           "'quoted",  "''twice", "\tab", "jos\xc3\xa9 \xe5\x90\x8d\xe5\xad\x97",
+                           "plain",    longname};
+    size_t n = sizeof names / sizeof names[0];
+    gb_done done;
+    FILE *f = gb_open(path3, 0, &done, why, sizeof why);
+    assert_non_null(f);
+    for (size_t i = 0; i < n; ++i) {
+        gb_row r = {names[i], "01", "PASS", 40, 30, 30, -1, 100, 100, "trace", 1.0, "ok"};
+        assert_int_equal(gb_write(f, &r), 0);
+    }
+    fclose(f);
+    gb_done_free(&done);
+    f = gb_open(path3, 1, &done, why, sizeof why);
+    assert_non_null(f);
+    assert_int_equal(done.n, n);
+    for (size_t i = 0; i < n; ++i)
+        if (!gb_has(&done, names[i], "01"))
+            fail_msg("'%s' is not found again", names[i]);
+    assert_false(gb_has(&done, "SUM(A1)", "01"));
+    assert_false(gb_has(&done, "quoted", "01"));
+    fclose(f);
+    gb_done_free(&done);
+    char *text = slurp(path3);
+    assert_contains(text, "\"'=SUM(A1)\"");
+    assert_contains(text, "\"''quoted\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_what_is_no_gradebook),
         cmocka_unit_test(test_file_names),
         cmocka_unit_test(test_cut_inside_a_quoted_field_and_formulas),
+        cmocka_unit_test(test_resume_finds_every_name),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
