@@ -199,6 +199,36 @@ static const char *not_graded(const bt_options *opt, const in_student *st, size_
     return k->problem[0] || st->problem[0] ? "REFUSED" : "MISSING";
 }
 
+int bt_check(const bt_options *opt, FILE *out)
+{
+    in_batch b;
+    char why[512];
+    if (in_scan(opt->submissions, opt->labs, opt->nlabs, &b, why, sizeof why) != 0) {
+        fprintf(stderr, "grade: %s\n", why);
+        return CL_EXIT_USAGE;
+    }
+    size_t graded = 0, not = 0;
+    for (size_t i = 0; i < b.n; ++i) {
+        const in_student *st = &b.students[i];
+        for (size_t lab = 0; lab < opt->nlabs; ++lab) {
+            char reason[1024];
+            const char *verdict = not_graded(opt, st, lab, reason, sizeof reason);
+            if (!verdict) {
+                fprintf(out, _("%-24s %s  graded     %s\n"), st->name, opt->labs[lab]->id,
+                        st->labs[lab].origin);
+                ++graded;
+            } else {
+                fprintf(out, "%-24s %s  %-9s  %s\n", st->name, opt->labs[lab]->id, verdict, reason);
+                ++not ;
+            }
+        }
+    }
+    fprintf(out, _("%zu entries, %zu rows: %zu would be graded, %zu not\n"), b.n, graded + not,
+            graded, not );
+    in_free(&b);
+    return not ? CL_EXIT_FAIL : CL_EXIT_OK;
+}
+
 /* Grades one lab of st into o: the file handed in, written to a work folder of its own, through
  * gr_grade_lab. Returns 0, or -1 when the work folder cannot be written (o untouched). */
 static int grade_file(const gr_config *cfg, const bt_options *opt, const in_student *st, size_t lab,

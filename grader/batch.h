@@ -44,6 +44,12 @@ typedef struct bt_options {
  * that exists without --resume), 3 an environment problem (cannot write the output). */
 int bt_run(const gr_config *cfg, const bt_options *opt, FILE *progress);
 
+/* Reads the class in opt->submissions and prints to out, for every student and lab, the file
+ * that would be graded, or its verdict without grading (REFUSED, MISSING) and why: what an
+ * instructor checks on a laptop before the batch. Nothing is compiled or run. Returns 0 when
+ * every row would be graded, 1 when some would not, 2 when the folder cannot be read. */
+int bt_check(const bt_options *opt, FILE *out);
+
 /* The file name a student's feedback is written under: name with every character but letters,
  * digits, '.', '_', '-' and '@' replaced by '_' (a leading '.' too). */
 void bt_file_name(const char *name, char *buf, size_t size);

@@ -68,6 +68,12 @@ static const cli_option options[] = {
     {"--resume", NULL, OPT_SET, AT(resume), 1, NULL,
      N_("with --submissions: go on with OUT/gradebook.csv, grading\nonly what it has no row for"),
      GROUP_GRADE},
+    {"--check", NULL, OPT_SET, AT(check), 1, NULL,
+     N_("with --submissions: read the class and print, for every\n"
+        "student and lab, the file that would be graded or why it is\n"
+        "refused or missing; grades nothing, needs no GPU (exit 0 when\n"
+        "every row would be graded, 1 otherwise)"),
+     GROUP_GRADE},
     {"--course", NULL, OPT_STRING, AT(course), 0, "FILE",
      N_("grade the course's labs with its points, thresholds, visibility\n"
         "and time limit (a YAML file; see grader/course.h)"),
@@ -313,6 +319,8 @@ static int check_combinations(const cli_options *o, char *err, size_t err_size)
                            _("--shard takes a share of a --submissions batch"));
     if (o->resume && !o->submissions)
         return usage_error(err, err_size, "%s", _("--resume goes on with a --submissions batch"));
+    if (o->check && !o->submissions)
+        return usage_error(err, err_size, "%s", _("--check reads a --submissions class"));
     if (o->submissions && o->action != CLI_GRADE && o->action != CLI_BATCH)
         return usage_error(err, err_size, "%s",
                            _("--submissions grades: it takes no other action"));

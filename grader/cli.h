@@ -37,6 +37,7 @@ typedef struct cli_options {
     const char *output;      /* --output FILE (with --submissions: a folder); NULL means stdout */
     const char *submissions; /* --submissions DIR: a folder of submissions, one per student */
     int resume;              /* --resume: go on with the batch's gradebook */
+    int check;               /* --check: say what a batch would grade and refuse, grade nothing */
     unsigned shard, shards;  /* --shard K/N: only the submissions whose index % N is K */
     const char *course;      /* --course FILE: the course's labs and settings (course.h) */
     int print;               /* --print: with --course, show its effective settings */

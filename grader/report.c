@@ -614,10 +614,30 @@ char *rp_gradescope(const oc_outcome *outcomes, size_t n)
 
 char *rp_gradescope_ungraded(const lab_spec *s, const char *reason)
 {
-    oc_outcome o; /* nothing graded: every part 0 */
-    memset(&o, 0, sizeof o);
-    o.spec = s;
-    return gradescope_results(&o, 1, reason);
+    return rp_gradescope_none(&s, 1, reason);
+}
+
+char *rp_gradescope_none(const lab_spec *const *specs, size_t n, const char *reason)
+{
+    oc_outcome *o = calloc(n ? n : 1, sizeof *o); /* nothing graded: every part 0 */
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < n; ++i)
+        o[i].spec = specs[i];
+    char *json = gradescope_results(o, n, reason);
+    free(o);
+    return json;
+}
+
+char *rp_json_none(const char *reason)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddBoolToObject(root, "passed", 0);
+    cJSON_AddStringToObject(root, "error", reason);
+    cJSON_AddArrayToObject(root, "labs");
+    char *json = cJSON_Print(root);
+    cJSON_Delete(root);
+    return json;
 }
 
 /* One test of a GitHub Classroom runner result: a part of a lab, all its points or none. */

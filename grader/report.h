@@ -49,6 +49,11 @@ char *rp_gradescope(const oc_outcome *outcomes, size_t n);
 /* The same for a lab that was not graded (no file for it, a refused file): every part 0 points,
  * reason as each one's output. malloc'ed. */
 char *rp_gradescope_ungraded(const lab_spec *spec, const char *reason);
+/* The same for the n labs of a run that could grade nothing here (no GPU, no grading child):
+ * a results.json that says why, never an empty file. malloc'ed. */
+char *rp_gradescope_none(const lab_spec *const *specs, size_t n, const char *reason);
+/* The JSON report of such a run: passed false, reason as its error, no labs. malloc'ed. */
+char *rp_json_none(const char *reason);
 
 /* GitHub Classroom's runner result (version 1, as its graders emit and its reporter reads): one
  * test a part of each lab, its points all or none, so that the reporter's sum of scores is the

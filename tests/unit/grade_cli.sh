@@ -43,6 +43,26 @@ check missing-kernel 2 "cannot read" -- "$grade" --kernel "$work/none.cu" 01
 check no-gpu 3 "no CUDA GPU was found" -- env GRADE_WORKER="$work/fake-worker" "$grade" 01
 check no-gpu-advice 3 "Makefile.student doctor" -- env GRADE_WORKER="$work/fake-worker" "$grade"
 check no-gpu-doctor 3 "FAIL  GPU" -- env GRADE_WORKER="$work/fake-worker" "$grade" --doctor
+# A platform that reads the report gets one that says why, never an empty file.
+check no-gpu-gradescope 3 "no CUDA GPU was found" -- env GRADE_WORKER="$work/fake-worker" \
+    "$grade" --format gradescope --output "$work/results.json" 01 02
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["score"] == 0 and d["tests"] and "no CUDA GPU" in d["tests"][0]["output"]' "$work/results.json" 2>/dev/null; then
+    echo "ok   no-gpu-gradescope-file"
+else
+    echo "FAIL no-gpu-gradescope-file: not a results.json that says why:"; sed 's/^/    /' "$work/results.json"
+    fails=$((fails + 1))
+fi
+check no-gpu-json 3 '"error":' -- env GRADE_WORKER="$work/fake-worker" "$grade" --format json 01
+# What a batch would grade, read on a machine without a GPU.
+if "$grade" --help | grep -q -- "--check"; then
+    mkdir -p "$work/class/ann" "$work/class/bob"
+    printf '// ann\n' > "$work/class/ann/01.cu"
+    printf 'nothing\n' > "$work/class/bob/notes.txt"
+    check submissions-check 1 "ann  *01  graded     ann/01.cu" -- env GRADE_WORKER="$work/fake-worker" \
+        "$grade" --submissions "$work/class" --check 01
+    check submissions-check-missing 1 "bob  *01  MISSING" -- "$grade" --submissions "$work/class" --check 01
+    check check-needs-submissions 2 "--check reads a --submissions class" -- "$grade" --check 01
+fi
 check crashing-child 3 "killed by signal" -- env GRADE_WORKER="$work/crashing-worker" "$grade" 01
 check missing-child 3 "could not be started" -- env GRADE_WORKER="$work/nothing" "$grade" 01
 # The model command: no GPU, DESIGN's table for a few patterns, and its figure.
