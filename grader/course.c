@@ -1,12 +1,16 @@
 /* course.c - see course.h. libyaml loads the file into a document of nodes, each with where it
  * starts; every check below names that place. */
+#define _GNU_SOURCE /* O_CLOEXEC, fdopen */
 #include "course.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <yaml.h>
 
 typedef struct ctx {
@@ -155,9 +159,10 @@ static int thresholds_pair(ctx *c, const char *key, yaml_node_t *k, yaml_node_t 
 
 static int visibility_pair(ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *data)
 {
-    (void)k;
     lab_spec *s = ((lab_ctx *)data)->spec;
     static const char *const kinds[] = {"visible", "hidden", "after_due_date", "after_published"};
+    if (!strcmp(key, "speed") && s->points_speed <= 0)
+        return fail_at(c, k, "lab %s has no speed part to set the visibility of", s->id);
     const char *x = scalar(v);
     for (size_t i = 0; x && i < sizeof kinds / sizeof kinds[0]; ++i)
         if (!strcmp(x, kinds[i])) {
@@ -225,7 +230,14 @@ static int labs_pair(ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, vo
     lab_ctx l = {&course->labs[i], &course->set[i]};
     char what[32];
     snprintf(what, sizeof what, "lab %s", spec->id);
-    return each_pair(c, v, what, keys, lab_pair, &l);
+    if (each_pair(c, v, what, keys, lab_pair, &l) != 0)
+        return -1;
+    const lab_spec *s = &course->labs[i];
+    int total = s->points_correct + s->points_load + s->points_store +
+                (s->points_speed > 0 ? s->points_speed : 0);
+    if (total <= 0) /* every grade of it would be 0/0: a PASS for anything */
+        return fail_at(c, k, "lab %s gives no points: its parts add up to 0", s->id);
+    return 0;
 }
 
 static int top_pair(ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, void *data)
@@ -246,9 +258,27 @@ static int top_pair(ctx *c, const char *key, yaml_node_t *k, yaml_node_t *v, voi
 int co_load(const char *path, co_course *course, char *why, size_t why_size)
 {
     memset(course, 0, sizeof *course);
-    FILE *f = fopen(path, "rb");
+    /* Opened without waiting (a FIFO, a device would hang the grader), read only when it is a
+     * regular file of a course file's size. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(why, why_size, "cannot read the course file '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > CO_MAX_FILE_BYTES) {
+        snprintf(why, why_size, "the course file '%s' is %s", path,
+                 S_ISREG(st.st_mode) ? "over 1 MiB" : "not a regular file");
+        close(fd);
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         snprintf(why, why_size, "cannot read the course file '%s': %s", path, strerror(errno));
+        close(fd);
         return -1;
     }
     yaml_parser_t parser;
@@ -273,6 +303,23 @@ int co_load(const char *path, co_course *course, char *why, size_t why_size)
             fail_at(&c, root, "the course file names no labs (a 'labs:' mapping)");
         else
             rc = 0;
+    }
+    /* A second document (after a second '---') would be dropped unread: refused instead. */
+    yaml_document_t more;
+    if (rc == 0 && yaml_parser_load(&parser, &more)) {
+        yaml_node_t *second = yaml_document_get_root_node(&more);
+        if (second) {
+            ctx c2 = {&more, path, why, why_size};
+            fail_at(&c2, second,
+                    "the course file holds a second YAML document: one course a file, one "
+                    "document");
+            rc = -1;
+        }
+        yaml_document_delete(&more);
+    } else if (rc == 0) {
+        snprintf(why, why_size, "%s:%zu:%zu: %s", path, parser.problem_mark.line + 1,
+                 parser.problem_mark.column + 1, parser.problem ? parser.problem : "not YAML");
+        rc = -1;
     }
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);

@@ -29,7 +29,8 @@ extern "C" {
 #endif
 
 #define CO_MAX_LABS 16
-#define CO_PARTS 4 /* correctness, loads, stores, speed */
+#define CO_MAX_FILE_BYTES ((long long)1 << 20) /* a course file larger is refused */
+#define CO_PARTS 4                             /* correctness, loads, stores, speed */
 
 typedef struct co_course {
     char name[256];

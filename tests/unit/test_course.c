@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "course.h"
@@ -142,10 +143,24 @@ static void test_broken_courses(void **state)
     refused("course: x\ncourse: y\nlabs:\n  \"01\":\n", "2:1", "'course' is given twice");
     refused("course: x\n", "1:1", "names no labs");
     refused("timeout: 0\nlabs:\n  \"01\":\n", "1:10", "timeout must be a number from 1 to 86400");
+    /* What a term's course files did (issue 36): a second document, a visibility of a part the
+     * lab has not, a lab of no points. */
+    refused("labs:\n  \"01\":\n---\nlabs:\n  \"02\":\n", "4:1", "a second YAML document");
+    refused("labs:\n  \"01\":\n    visibility: {speed: hidden}\n", "3:18",
+            "lab 01 has no speed part to set the visibility of");
+    refused("labs:\n  \"01\":\n    points: {correctness: 0, loads: 0, stores: 0}\n", "2:3",
+            "lab 01 gives no points");
     co_course c;
     char why[256];
     assert_int_equal(co_load("/nonexistent/course.yml", &c, why, sizeof why), -1);
     assert_contains(why, "cannot read the course file '/nonexistent/course.yml'");
+    /* A FIFO is refused at once, never waited on. */
+    char fifo[80];
+    snprintf(fifo, sizeof fifo, "%s.fifo", path);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(co_load(fifo, &c, why, sizeof why), -1);
+    assert_contains(why, "not a regular file");
+    unlink(fifo);
 }
 
 /* A lab's own thresholds lie above what its stub reaches where the stub falls short, and at
