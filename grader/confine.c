@@ -142,9 +142,33 @@ static void find_once(void)
         size_t n = strcspn(p, ":");
         char dir[PATH_MAX];
         snprintf(dir, sizeof dir, "%.*s", (int)n, p);
-        add_library_dir(dir, 0);
+        if (dir[0] == '/') /* a relative entry names wherever the grader was started */
+            add_library_dir(dir, 0);
         p += n + (p[n] == ':');
     }
+}
+
+/* Whether the folder dir holds (or is) path: both made real first. */
+static int holds(const char *dir, const char *path)
+{
+    char d[PATH_MAX], p[PATH_MAX];
+    if (!dir || !path || !realpath(dir, d) || !realpath(path, p))
+        return 0;
+    size_t n = strlen(d);
+    return !strcmp(d, "/") || (!strncmp(d, p, n) && (p[n] == '/' || p[n] == '\0'));
+}
+
+/* Adds dir to what the recording may read unless it holds what the recording must never read:
+ * the grader's tree (the solutions), the folder it was started from, the user's home. A
+ * toolkit found through a wrapper inside the tree, a library folder on LD_LIBRARY_PATH that
+ * is the course folder, widen nothing. */
+static void add_readable(const gr_config *cfg, sb_policy *p, const char *dir)
+{
+    const char *secret[] = {cfg ? cfg->root : NULL, cfg ? cfg->cwd : NULL, getenv("HOME")};
+    for (size_t i = 0; i < sizeof secret / sizeof secret[0]; ++i)
+        if (holds(dir, secret[i]))
+            return;
+    sb_add(p->read, dir);
 }
 
 gr_confinement gr_confinement_asked(void)
@@ -172,14 +196,14 @@ void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir
     once_nvcc = cfg ? cfg->nvcc : NULL;
     pthread_once(&found.once, find_once);
     for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i)
-        sb_add(p->read, system_dirs[i]);
+        add_readable(cfg, p, system_dirs[i]);
     if (found.toolkit[0])
-        sb_add(p->read, found.toolkit);
+        add_readable(cfg, p, found.toolkit);
     if (cfg && cfg->worker)
         sb_add(p->read, cfg->worker); /* the program alone, not the build folder it is in */
     sb_add(p->read, lab_dir);         /* the student's compiled kernel, the lab's alone */
     for (int i = 0; i < found.nlibs; ++i)
-        sb_add(p->read, found.libs[i]);
+        add_readable(cfg, p, found.libs[i]);
     for (size_t i = 0; i < sizeof plain_devices / sizeof plain_devices[0]; ++i)
         sb_add(p->devices, plain_devices[i]);
     for (size_t i = 0; i < sizeof gpu_devices / sizeof gpu_devices[0]; ++i)

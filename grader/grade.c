@@ -724,9 +724,9 @@ static double early_wait_s(const gr_config *cfg)
  * CUDA context while the kernel is compiled, and loads the student's code at its go. */
 typedef struct record_job {
     sb_policy policy;
-    char tmpdir[4300];
+    char tmpdir[4300], home[4300];
     char salt[64]; /* the recording's data salt, never the replays' */
-    const char *env[3];
+    const char *env[4];
     ch_request req;
     ch_early *early;  /* started with the lab, not yet told to go on */
     gr_leftovers shm; /* /dev/shm before it started: what it makes there is removed after */
@@ -739,9 +739,11 @@ static void record_init(const gr_config *cfg, const lab_spec *spec, const lab_fi
      * (and the GPU's device files), and signal nothing outside its sandbox. */
     gr_record_policy(cfg, f->rec, f->dir, (gr_confinement)cfg->confine_recording, &j->policy);
     snprintf(j->tmpdir, sizeof j->tmpdir, "TMPDIR=%s", f->rec);
+    snprintf(j->home, sizeof j->home, "HOME=%s", f->rec); /* its folder, not the grader's home */
     j->env[0] = j->tmpdir;
-    j->env[1] = salt_entry(cfg->record_salt, j->salt, sizeof j->salt);
-    j->env[2] = NULL;
+    j->env[1] = j->home;
+    j->env[2] = salt_entry(cfg->record_salt, j->salt, sizeof j->salt);
+    j->env[3] = NULL;
     j->req = (ch_request){.args = {.mode = WI_RECORD,
                                    .lab = spec->id,
                                    .kernel = f->so,

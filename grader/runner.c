@@ -283,22 +283,24 @@ static char *format_message(const char *fmt, ...)
     return msg;
 }
 
-/* Whether the grader's variable entry (NAME=value) passes into a clean environment. */
+/* Whether the grader's variable entry (NAME=value) passes into a clean environment: exact
+ * names only (a prefix would let LC_SECRET or CUDA_API_KEY through). */
 static bool kept_variable(const char *entry)
 {
-    static const char *const names[] = {"PATH",           "LD_LIBRARY_PATH", "LANG", "LANGUAGE",
-                                        "GRADE_LOCK_LOG", "GRADE_LOCALEDIR", "TZ",   NULL};
+    static const char *const names[] = {
+        "PATH", "LD_LIBRARY_PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+        "LC_NUMERIC", "LC_COLLATE", "LC_TIME", "LC_MONETARY", "TZ", "GRADE_LOCK_LOG",
+        "GRADE_LOCALEDIR",
+        /* the GPU's settings (a batch's CUDA_VISIBLE_DEVICES), not an injected library: the
+         * grader names the tracer itself where it wants one */
+        "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", NULL};
     size_t len = strcspn(entry, "=");
     if (entry[len] != '=')
         return false;
     for (int i = 0; names[i]; i++)
         if (strlen(names[i]) == len && !strncmp(entry, names[i], len))
             return true;
-    if (!strncmp(entry, "LC_", 3))
-        return true;
-    /* The GPU's settings (CUDA_VISIBLE_DEVICES, a batch's), not an injected library: the
-     * grader names the tracer itself where it wants one. */
-    return !strncmp(entry, "CUDA_", 5) && strncmp(entry, "CUDA_INJECTION", 14) != 0;
+    return false;
 }
 
 static bool same_name(const char *a, const char *b)

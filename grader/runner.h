@@ -25,9 +25,10 @@ typedef struct rn_options {
     const char *
         *env_add; /* NULL-terminated "NAME=value" entries added to the environment; may be NULL */
     /* The child starts from a small fixed environment instead of the grader's: PATH,
-     * LD_LIBRARY_PATH, the language (LANG, LANGUAGE, LC_*), the GPU's CUDA_* settings (not
-     * CUDA_INJECTION64_PATH) and the grader's own diagnostics (GRADE_LOCK_LOG,
-     * GRADE_LOCALEDIR), HOME and TMPDIR its work folder, then env_add. 0: the grader's. */
+     * LD_LIBRARY_PATH, the language (LANG, LANGUAGE, POSIX's LC_ categories), TZ, the GPU's
+     * CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER and the grader's own diagnostics
+     * (GRADE_LOCK_LOG, GRADE_LOCALEDIR), exact names all; HOME and TMPDIR its work folder,
+     * then env_add. 0: the grader's. */
     int clean_env;
     size_t max_file_bytes;   /* the largest file the child may write (RLIMIT_FSIZE); 0: no limit */
     size_t max_memory_bytes; /* its address space (RLIMIT_AS); 0: no limit */

@@ -222,9 +222,13 @@ static void test_run_clean_env(void **state)
     setenv("CUDA_INJECTION64_PATH", "/some/tool.so", 1);
     setenv("CUDA_VISIBLE_DEVICES", "3", 1);
     setenv("LC_MESSAGES", "C", 1);
+    setenv("LC_SECRET", "a token", 1); /* a kept prefix is not a kept name */
+    setenv("CUDA_API_KEY", "a key", 1);
     struct {
         const char *name, *want;
     } cases[] = {{"CL_RN_SECRET", "(unset)\n"},
+                 {"LC_SECRET", "(unset)\n"},
+                 {"CUDA_API_KEY", "(unset)\n"},
                  {"CUDA_INJECTION64_PATH", "(unset)\n"},
                  {"CUDA_VISIBLE_DEVICES", "3\n"},
                  {"LC_MESSAGES", "C\n"},
@@ -250,6 +254,8 @@ static void test_run_clean_env(void **state)
     unsetenv("CUDA_INJECTION64_PATH");
     unsetenv("CUDA_VISIBLE_DEVICES");
     unsetenv("LC_MESSAGES");
+    unsetenv("LC_SECRET");
+    unsetenv("CUDA_API_KEY");
     rmdir(dir);
 }
 

@@ -148,6 +148,12 @@ static rn_result run_recording(gr_confinement how)
     gr_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.worker = worker;
+    /* The grader's tree is the build folder's: a library path naming the folder that holds it
+     * (and a relative one, wherever the grader was started) must widen nothing. */
+    cfg.root = build;
+    char libs[300];
+    snprintf(libs, sizeof libs, "%s:.", outside);
+    setenv("LD_LIBRARY_PATH", libs, 1);
     sb_policy p;
     gr_record_policy(&cfg, rec, inside, how, &p);
     char script[2048];
