@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 /* What every confined child reads: the system's programs, libraries and settings, and the
@@ -184,15 +186,19 @@ void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir
 {
     memset(p, 0, sizeof *p);
     sb_add(p->write, dir);
-    sb_add(p->write, "/dev/shm");
     /* The driver fails to start ("OS call failed", H200, driver 580) unless it may write in
      * /proc/self: the rule holds for the child's own /proc entry only. */
     sb_add(p->write, "/proc/self");
     if (how != GR_READS) {
+        /* What the recording makes in /dev/shm is removed after it (gr_leftovers_remove); it
+         * may also reach what other processes of this user keep there. */
+        sb_add(p->write, "/dev/shm");
         sb_add(p->read, "/");
         sb_add(p->devices, "/dev");
         return;
     }
+    /* Confined for reads, /dev/shm is not its to write either: other gradings keep their
+     * objects there. (Should the GPU not start without it, the probe falls back.) */
     once_nvcc = cfg ? cfg->nvcc : NULL;
     pthread_once(&found.once, find_once);
     for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i)
@@ -247,81 +253,153 @@ int gr_leftovers_note(gr_leftovers *l)
     return 0;
 }
 
-/* Whether a process of this user holds the file of inode ino (on device dev) open or mapped:
- * /proc/PID/fd and /proc/PID/map_files, which only the same user may read. */
-static int held(dev_t dev, ino_t ino)
+/* What processes of this user hold open or mapped, as (device, inode) pairs, sorted: read once
+ * a cleanup from /proc/PID/fd (each descriptor's file) and /proc/PID/maps (each mapping's
+ * device and inode: map_files/ would need CAP_SYS_ADMIN), which only the same user may read. */
+typedef struct held_set {
+    struct held {
+        unsigned long long dev, ino;
+    } * v;
+    size_t n, cap;
+} held_set;
+
+static void hold(held_set *h, unsigned long long dev, unsigned long long ino)
 {
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 1024;
+        struct held *v = realloc(h->v, cap * sizeof *v);
+        if (!v)
+            return;
+        h->v = v;
+        h->cap = cap;
+    }
+    h->v[h->n++] = (struct held){dev, ino};
+}
+
+static int by_held(const void *a, const void *b)
+{
+    const struct held *x = a, *y = b;
+    return x->dev != y->dev ? (x->dev < y->dev ? -1 : 1) : (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static void read_held(held_set *h)
+{
+    memset(h, 0, sizeof *h);
     DIR *procs = opendir("/proc");
-    int found = 0;
-    for (struct dirent *p; procs && !found && (p = readdir(procs));) {
+    for (struct dirent *p; procs && (p = readdir(procs));) {
         if (p->d_name[0] < '0' || p->d_name[0] > '9')
             continue;
-        static const char *const lists[] = {"fd", "map_files"};
-        for (int k = 0; k < 2 && !found; ++k) {
-            char path[300];
-            snprintf(path, sizeof path, "/proc/%s/%s", p->d_name, lists[k]);
-            DIR *fds = opendir(path);
-            for (struct dirent *f; fds && !found && (f = readdir(fds));) {
-                char link[600];
-                struct stat st;
-                snprintf(link, sizeof link, "%s/%s", path, f->d_name);
-                if (f->d_name[0] != '.' && stat(link, &st) == 0)
-                    found = st.st_dev == dev && st.st_ino == ino;
-            }
-            if (fds)
-                closedir(fds);
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s/fd", p->d_name);
+        DIR *fds = opendir(path);
+        for (struct dirent *f; fds && (f = readdir(fds));) {
+            char link[600];
+            struct stat st;
+            snprintf(link, sizeof link, "%s/%s", path, f->d_name);
+            if (f->d_name[0] != '.' && stat(link, &st) == 0)
+                hold(h, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
         }
+        if (fds)
+            closedir(fds);
+        snprintf(path, sizeof path, "/proc/%s/maps", p->d_name);
+        FILE *maps = fopen(path, "r");
+        char line[1024];
+        while (maps && fgets(line, sizeof line, maps)) {
+            unsigned maj, min;
+            unsigned long long ino;
+            if (sscanf(line, "%*s %*s %*s %x:%x %llu", &maj, &min, &ino) == 3 && ino)
+                hold(h, (unsigned long long)makedev(maj, min), ino);
+        }
+        if (maps)
+            fclose(maps);
     }
     if (procs)
         closedir(procs);
-    return found;
+    if (h->n)
+        qsort(h->v, h->n, sizeof *h->v, by_held);
 }
 
-/* Removes what lies in the folder dir (open, of a new folder of this user) and that no process
- * holds, depth first, and dir itself once empty (its name in parent). Returns how many files. */
-static int remove_tree(int parent, const char *name, int depth)
+static int is_held(const held_set *h, const struct stat *st)
+{
+    struct held k = {(unsigned long long)st->st_dev, (unsigned long long)st->st_ino};
+    return h->n && bsearch(&k, h->v, h->n, sizeof *h->v, by_held) != NULL;
+}
+
+/* A cleanup's bounds: a recording may leave a million files or a folder a thousand deep; the
+ * cleanup stops, said, rather than hold up its grading for hours. */
+#define LEFTOVER_MAX_ENTRIES 100000
+#define LEFTOVER_MAX_S 5.0
+
+typedef struct sweep {
+    const held_set *held;
+    size_t seen;
+    double until;
+    int removed;
+} sweep;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Removes the entry name of folder fd (this user's, new): a file or link that nothing holds,
+ * a folder with what is in it (made searchable and writable first: 0500 keeps nothing in). */
+static void sweep_entry(sweep *w, int fd, const char *name, int depth);
+
+static void sweep_folder(sweep *w, int parent, const char *name, int depth)
 {
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (fd < 0) {
+        fchmodat(parent, name, 0700, 0);
+        fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (fd < 0)
+        return;
+    fchmod(fd, 0700);
+    DIR *d = fdopendir(fd);
     if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return 0;
+        close(fd);
+        return;
     }
-    int removed = 0;
-    for (struct dirent *e; depth < 16 && (e = readdir(d));) {
-        struct stat st;
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid())
-            continue;
-        if (S_ISDIR(st.st_mode))
-            removed += remove_tree(dirfd(d), e->d_name, depth + 1);
-        else if (S_ISLNK(st.st_mode) || !held(st.st_dev, st.st_ino))
-            removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
-    }
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            sweep_entry(w, dirfd(d), e->d_name, depth + 1);
     closedir(d);
     unlinkat(parent, name, AT_REMOVEDIR); /* fails, harmlessly, where something is left */
-    return removed;
+}
+
+static void sweep_entry(sweep *w, int fd, const char *name, int depth)
+{
+    struct stat st;
+    if (++w->seen > LEFTOVER_MAX_ENTRIES || depth > 256 || now_s() > w->until ||
+        fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid())
+        return;
+    if (S_ISDIR(st.st_mode))
+        sweep_folder(w, fd, name, depth);
+    else if (S_ISLNK(st.st_mode) || !is_held(w->held, &st))
+        w->removed += unlinkat(fd, name, 0) == 0;
 }
 
 int gr_leftovers_remove(gr_leftovers *l)
 {
-    int removed = 0;
+    held_set h = {0};
+    sweep w = {&h, 0, now_s() + LEFTOVER_MAX_S, 0};
     DIR *d = l->inodes ? opendir(SHM_DIR) : NULL;
+    if (d)
+        read_held(&h);
     for (struct dirent *e; d && (e = readdir(d));) {
         unsigned long ino = (unsigned long)e->d_ino;
-        struct stat st;
-        if (e->d_name[0] == '.' || bsearch(&ino, l->inodes, l->n, sizeof ino, by_inode) ||
-            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid())
-            continue;
-        if (S_ISDIR(st.st_mode))
-            removed += remove_tree(dirfd(d), e->d_name, 0);
-        else if (S_ISLNK(st.st_mode) || !held(st.st_dev, st.st_ino))
-            removed += unlinkat(dirfd(d), e->d_name, 0) == 0;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            bsearch(&ino, l->inodes, l->n, sizeof ino, by_inode))
+            continue; /* there before it: not its own */
+        sweep_entry(&w, dirfd(d), e->d_name, 0);
     }
     if (d)
         closedir(d);
+    free(h.v);
     free(l->inodes);
     memset(l, 0, sizeof *l);
-    return removed;
+    return w.removed;
 }

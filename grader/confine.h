@@ -36,12 +36,14 @@ typedef enum gr_confinement {
 gr_confinement gr_confinement_asked(void);
 
 /* What the recording (the student's host code) may reach, with its folder dir, at level how
- * (GR_WRITES or GR_READS): it writes dir, /dev/shm and its own /proc/self (the CUDA driver
- * writes there), and opens the GPU's device files and /dev/null, /dev/zero, /dev/full,
- * /dev/random and /dev/urandom, no other device (no terminal). At GR_READS it reads only the
+ * (GR_WRITES or GR_READS): it writes dir and its own /proc/self (the CUDA driver writes
+ * there). At GR_READS it opens the GPU's device files and /dev/null, /dev/zero, /dev/full,
+ * /dev/random and /dev/urandom, no other device (no terminal), and reads only the
  * system's folders, the toolkit, the grading child's program and the folders of the libraries
  * it links (those this process loaded, and LD_LIBRARY_PATH's), lab_dir (the lab's work folder,
- * where its compiled kernel is; NULL: none) and dir; at GR_WRITES, what its user may. */
+ * where its compiled kernel is; NULL: none) and dir, never a folder that holds the grader's
+ * tree, the folder it was started from or the user's home; at GR_WRITES it also writes
+ * /dev/shm, opens any device file and reads what its user may. */
 void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir,
                       gr_confinement how, sb_policy *p);
 
