@@ -459,34 +459,86 @@ typedef struct watch {
     void *yield_ctx;
 } watch;
 
-/* Sends sig to pid's group and to every process below pid that left it (its own session or
- * group): /proc's children lists, walked to a depth. Best effort: what escaped further (an
- * orphan, adopted here) is stopped with the run (rn_kill_orphans), not paused with it. */
-static void signal_tree(pid_t pid, int sig, int depth)
+static pid_t parent_and_state(const char *pid, char *state);
+static int is_spared(pid_t pid);
+
+/* The processes a paused child may have started: every process below pid, at any depth and from
+ * any of its threads, whatever session or group it moved to; and every orphan this process
+ * adopted (rn_adopt_orphans) that no rn_run waits for, with what is below it (a process that
+ * left by a double fork). From one pass over /proc: each process's parent, then the marks
+ * spread down until none is added. */
+#define TREE_MAX 8192
+typedef struct tree {
+    pid_t pid[TREE_MAX], parent[TREE_MAX];
+    char mark[TREE_MAX], state[TREE_MAX];
+    size_t n;
+} tree;
+
+static void read_tree(tree *t, pid_t root)
 {
-    if (depth == 0)
-        kill(-pid, sig);
-    kill(pid, sig);
-    if (depth >= 4)
-        return;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", (long)pid, (long)pid);
-    FILE *f = fopen(path, "r");
-    long child;
-    while (f && fscanf(f, "%ld", &child) == 1)
-        signal_tree((pid_t)child, sig, depth + 1);
-    if (f)
-        fclose(f);
+    t->n = 0;
+    DIR *d = opendir("/proc");
+    pid_t self = getpid();
+    for (struct dirent *e; d && t->n < TREE_MAX && (e = readdir(d));) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        size_t k = t->n;
+        t->pid[k] = (pid_t)atoi(e->d_name);
+        t->parent[k] = parent_and_state(e->d_name, &t->state[k]);
+        t->mark[k] = t->pid[k] == root ||
+                     (t->parent[k] == self && t->pid[k] != root && !is_spared(t->pid[k]));
+        t->n++;
+    }
+    if (d)
+        closedir(d);
+    for (int added = 1; added;) {
+        added = 0;
+        for (size_t a = 0; a < t->n; ++a)
+            for (size_t b = 0; !t->mark[a] && b < t->n; ++b)
+                if (t->mark[b] && t->parent[a] == t->pid[b])
+                    t->mark[a] = 1, added = 1;
+    }
 }
 
-/* The child paused while wait_turn waits (rn_options.must_yield); returns the seconds. */
+/* Stops (SIGSTOP) or continues (SIGCONT) every process of t that is marked; returns how many
+ * marked processes were found running (not stopped, not dead) as read. */
+static size_t signal_tree(const tree *t, int sig)
+{
+    size_t running = 0;
+    for (size_t k = 0; k < t->n; ++k)
+        if (t->mark[k]) {
+            running += t->state[k] != 'T' && t->state[k] != 't' && t->state[k] != 'Z' &&
+                       t->state[k] != 'X';
+            kill(t->pid[k], sig);
+        }
+    return running;
+}
+
+/* The child and all it started paused while wait_turn waits (rn_options.must_yield). Returns
+ * the seconds to leave out of its time: the pause, where everything stayed stopped through it;
+ * 0 where something ran meanwhile (a process that escaped the stop, or one that continued
+ * another), whose pause is then its own time. */
 static double pause_child(pid_t pid, const watch *w)
 {
+    tree *t = malloc(sizeof *t);
+    if (!t)
+        return 0; /* not paused: none of it left out */
     double t0 = rn_now_s();
-    signal_tree(pid, SIGSTOP, 0);
+    kill(-pid, SIGSTOP);
+    size_t left = 1;
+    for (int pass = 0; pass < 4 && left; ++pass) { /* forked meanwhile: stopped on the next */
+        read_tree(t, pid);
+        left = signal_tree(t, SIGSTOP);
+        struct timespec settle = {0, 2 * 1000 * 1000};
+        nanosleep(&settle, NULL);
+    }
     w->wait_turn(w->yield_ctx);
-    signal_tree(pid, SIGCONT, 0);
-    return rn_now_s() - t0;
+    read_tree(t, pid);
+    int stayed = signal_tree(t, SIGSTOP) == 0 && left == 0;
+    signal_tree(t, SIGCONT);
+    kill(-pid, SIGCONT);
+    free(t);
+    return stayed ? rn_now_s() - t0 : 0;
 }
 
 static void supervise(pid_t pid, const watch *w, double start, sink *s, rn_result *res)
@@ -666,6 +718,14 @@ int rn_adopt_orphans(void)
 /* The parent of process pid, from /proc/PID/stat; -1 when it cannot be read. */
 static pid_t parent_of(const char *pid)
 {
+    char state;
+    return parent_and_state(pid, &state);
+}
+
+/* The parent of the process pid (a /proc name) and its state letter (R, S, D, T, Z...): -1
+ * where it is gone. */
+static pid_t parent_and_state(const char *pid, char *out_state)
+{
     char path[64], line[512];
     snprintf(path, sizeof path, "/proc/%s/stat", pid);
     FILE *f = fopen(path, "r");
@@ -678,7 +738,9 @@ static pid_t parent_of(const char *pid)
     const char *end = strrchr(line, ')');
     char state;
     int ppid;
-    return end && sscanf(end + 1, " %c %d", &state, &ppid) == 2 ? (pid_t)ppid : -1;
+    int ok = end && sscanf(end + 1, " %c %d", &state, &ppid) == 2;
+    *out_state = ok ? state : 'X';
+    return ok ? (pid_t)ppid : -1;
 }
 
 /* Children of the grader's own, doing its work (batch.c's compiles ahead): not orphans. */

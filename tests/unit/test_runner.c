@@ -297,6 +297,73 @@ static void test_run_has_no_terminal(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A paused child (rn_options.must_yield) is stopped with everything it started, also what left
+ * its session by a double fork (adopted here) and what a thread forked: a heartbeat written by
+ * such an escapee stops for the pause. */
+typedef struct pauser {
+    const char *beats;
+    double began;
+    int paused;
+    long during; /* heartbeats written while paused */
+} pauser;
+
+static long beats_in(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long n = 0;
+    for (int c; f && (c = fgetc(f)) != EOF;)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static int pause_once(void *ctx)
+{
+    pauser *p = ctx;
+    return !p->paused && beats_in(p->beats) >= 3;
+}
+
+static void wait_a_while(void *ctx)
+{
+    pauser *p = ctx;
+    p->paused = 1;
+    struct timespec settle = {0, 100 * 1000 * 1000};
+    nanosleep(&settle, NULL); /* a beat already under way lands */
+    long before = beats_in(p->beats);
+    struct timespec pause = {0, 600 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    p->during = beats_in(p->beats) - before;
+}
+
+static void test_run_pauses_all_it_started(void **state)
+{
+    (void)state;
+    char beats[] = "/tmp/cl_runner_beats_XXXXXX";
+    int fd = mkstemp(beats);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rn_adopt_orphans(), 0);
+    char script[512];
+    snprintf(script, sizeof script,
+             "(setsid sh -c 'while :; do echo b >> %s; sleep 0.05; done' &); sleep 2", beats);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    pauser p = {beats, 0, 0, -1};
+    rn_options opt = {.timeout_s = 20,
+                      .output_cap = 4096,
+                      .must_yield = pause_once,
+                      .wait_turn = wait_a_while,
+                      .yield_ctx = &p};
+    rn_result res;
+    assert_int_equal(rn_run(argv, &opt, &res), 0);
+    assert_int_equal(res.status, RN_EXITED);
+    assert_int_equal(res.pauses, 1);
+    assert_int_equal(p.during, 0); /* the escaped heartbeat was stopped too */
+    assert_true(res.paused_s >= 0.6);
+    rn_result_free(&res);
+    unlink(beats);
+}
+
 static void test_run_changes_workdir(void **state)
 {
     (void)state;
@@ -745,6 +812,7 @@ int main(void)
         cmocka_unit_test(test_result_free_can_be_repeated),
         cmocka_unit_test(test_run_clean_env),
         cmocka_unit_test(test_run_has_no_terminal),
+        cmocka_unit_test(test_run_pauses_all_it_started),
         cmocka_unit_test(test_describe_exit),
         cmocka_unit_test(test_describe_signal),
         cmocka_unit_test(test_describe_timeout),
