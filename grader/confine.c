@@ -173,6 +173,18 @@ static void add_readable(const gr_config *cfg, sb_policy *p, const char *dir)
     sb_add(p->read, dir);
 }
 
+/* The device files a confined recording may open: the plain ones and the GPU's. */
+static void add_devices(sb_policy *p)
+{
+    pthread_once(&found.once, find_once);
+    for (size_t i = 0; i < sizeof plain_devices / sizeof plain_devices[0]; ++i)
+        sb_add(p->devices, plain_devices[i]);
+    for (size_t i = 0; i < sizeof gpu_devices / sizeof gpu_devices[0]; ++i)
+        sb_add(p->devices, gpu_devices[i]);
+    for (int i = 0; i < found.ngpus; ++i)
+        sb_add(p->devices, found.gpus[i]);
+}
+
 gr_confinement gr_confinement_asked(void)
 {
     const char *reads = getenv("GRADE_CONFINE_READS");
@@ -185,21 +197,40 @@ void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir
                       gr_confinement how, sb_policy *p)
 {
     memset(p, 0, sizeof *p);
+    once_nvcc = cfg ? cfg->nvcc : NULL;
     sb_add(p->write, dir);
     /* The driver fails to start ("OS call failed", H200, driver 580) unless it may write in
      * /proc/self: the rule holds for the child's own /proc entry only. */
     sb_add(p->write, "/proc/self");
-    if (how != GR_READS) {
-        /* What the recording makes in /dev/shm is removed after it (gr_leftovers_remove); it
-         * may also reach what other processes of this user keep there. */
+    if (how == GR_WIDE) { /* as it was, where the GPU starts no other way */
         sb_add(p->write, "/dev/shm");
         sb_add(p->read, "/");
         sb_add(p->devices, "/dev");
         return;
     }
+    if (how == GR_WRITES) {
+        /* What the recording makes in /dev/shm is removed after it (gr_leftovers_remove); it
+         * may also reach what other processes of this user keep there. Every top folder is
+         * readable but /dev, whose device files (a terminal) are the listed ones alone. */
+        sb_add(p->write, "/dev/shm");
+        DIR *root = opendir("/");
+        static char tops[SB_MAX_PATHS][272];
+        static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+        pthread_mutex_lock(&mu);
+        int n = 0;
+        for (struct dirent *e; root && n < SB_MAX_PATHS - 16 && (e = readdir(root));)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "dev"))
+                snprintf(tops[n++], sizeof tops[0], "/%s", e->d_name);
+        pthread_mutex_unlock(&mu);
+        if (root)
+            closedir(root);
+        for (int i = 0; i < n; ++i)
+            sb_add(p->read, tops[i]);
+        add_devices(p);
+        return;
+    }
     /* Confined for reads, /dev/shm is not its to write either: other gradings keep their
      * objects there. (Should the GPU not start without it, the probe falls back.) */
-    once_nvcc = cfg ? cfg->nvcc : NULL;
     pthread_once(&found.once, find_once);
     for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i)
         add_readable(cfg, p, system_dirs[i]);
@@ -210,12 +241,7 @@ void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir
     sb_add(p->read, lab_dir);         /* the student's compiled kernel, the lab's alone */
     for (int i = 0; i < found.nlibs; ++i)
         add_readable(cfg, p, found.libs[i]);
-    for (size_t i = 0; i < sizeof plain_devices / sizeof plain_devices[0]; ++i)
-        sb_add(p->devices, plain_devices[i]);
-    for (size_t i = 0; i < sizeof gpu_devices / sizeof gpu_devices[0]; ++i)
-        sb_add(p->devices, gpu_devices[i]);
-    for (int i = 0; i < found.ngpus; ++i)
-        sb_add(p->devices, found.gpus[i]);
+    add_devices(p);
 }
 
 /* ---- what a recording leaves in /dev/shm ---- */

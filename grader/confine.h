@@ -25,8 +25,9 @@ void gr_compile_policy(const gr_config *cfg, const char *workdir, sb_policy *p,
 /* How far the recording is confined (gr_record_policy, and what the probe found works). */
 typedef enum gr_confinement {
     GR_UNCONFINED, /* no Landlock, or the GPU does not start inside it */
-    GR_WRITES,     /* it writes only its own folder, but reads what its user may */
-    GR_READS       /* it also reads only the system, the toolkit and its own folder */
+    GR_WIDE,       /* it writes only its own folder, but reads and opens what its user may */
+    GR_WRITES,     /* and opens no device file but the GPU's and the plain ones (no terminal) */
+    GR_READS       /* and reads only the system, the toolkit and its own folder */
 } gr_confinement;
 
 /* How far the recording is to be confined where Landlock allows: GR_READS where the
@@ -36,14 +37,15 @@ typedef enum gr_confinement {
 gr_confinement gr_confinement_asked(void);
 
 /* What the recording (the student's host code) may reach, with its folder dir, at level how
- * (GR_WRITES or GR_READS): it writes dir and its own /proc/self (the CUDA driver writes
- * there). At GR_READS it opens the GPU's device files and /dev/null, /dev/zero, /dev/full,
- * /dev/random and /dev/urandom, no other device (no terminal), and reads only the
+ * (GR_WIDE, GR_WRITES or GR_READS): it writes dir and its own /proc/self (the CUDA driver
+ * writes there). From GR_WRITES it opens the GPU's device files and /dev/null, /dev/zero,
+ * /dev/full, /dev/random and /dev/urandom, no other device (no terminal: not even to read);
+ * at GR_READS it reads only the
  * system's folders, the toolkit, the grading child's program and the folders of the libraries
  * it links (those this process loaded, and LD_LIBRARY_PATH's), lab_dir (the lab's work folder,
  * where its compiled kernel is; NULL: none) and dir, never a folder that holds the grader's
- * tree, the folder it was started from or the user's home; at GR_WRITES it also writes
- * /dev/shm, opens any device file and reads what its user may. */
+ * tree, the folder it was started from or the user's home; below GR_READS it also writes
+ * /dev/shm and reads what its user may (at GR_WIDE, any device file too). */
 void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir,
                       gr_confinement how, sb_policy *p);
 

@@ -256,6 +256,12 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
                "the student's host code runs unconfined"));
         fix(out, _("grade untrusted submissions in a container or as a user of their own, and "
                    "report the driver version with 'grade --doctor' output"));
+    } else if (gpu_confined == GR_WIDE) {
+        line(out, "--", "",
+             _("but the GPU starts inside the recording's sandbox here only where it may open "
+               "every device file: the student's host code can open this terminal"));
+        fix(out, _("report the driver version with 'grade --doctor' output; grade untrusted "
+                   "submissions without a terminal (a batch job, a service)"));
     } else if (gpu_confined == GR_WRITES && gr_confinement_asked() == GR_WRITES) {
         line(out, "--", "",
              _("the recording may still read what this user can: GRADE_CONFINE_READS=1 confines "

@@ -341,6 +341,10 @@ static int gpu_ready(session *s, di_info *dev)
         fprintf(stderr, _("grade: warning: the GPU does not start inside the recording's sandbox "
                           "on this machine, so the student's host code runs unconfined (see "
                           "'grade --doctor')\n"));
+    else if (gpu == 0 && confined == GR_WIDE)
+        fprintf(stderr, _("grade: warning: the GPU starts inside the recording's sandbox here "
+                          "only where it may open every device file, so the student's host code "
+                          "can open this terminal (see 'grade --doctor')\n"));
     else if (gpu == 0 && confined == GR_WRITES && gr_confinement_asked() == GR_READS)
         fprintf(stderr, _("grade: warning: the GPU starts inside the recording's sandbox here "
                           "only where it may read every file, so the student's host code can "

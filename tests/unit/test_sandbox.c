@@ -195,12 +195,15 @@ static void test_recording_reads_only_its_own(void **state)
                            "null:yes ptmx:no");
 }
 
-/* The fallback where the GPU does not start confined for reads: it reads what its user may
- * (so the test can tell the two apart), still writes only its folder. */
+/* The default, where reads are not confined: it reads what its user may (so the test can tell
+ * the levels apart), writes only its folder, and opens no device but the plain ones and the
+ * GPU's (not a new terminal, nor an old one to read). The fallback where the GPU starts no
+ * other way opens any. */
 static void test_recording_writes_only_its_own(void **state)
 {
     (void)state;
-    expect_words(GR_WRITES, "own:yes beside:yes secret:yes ptmx:yes");
+    expect_words(GR_WRITES, "system:yes own:yes beside:yes secret:yes null:yes ptmx:no");
+    expect_words(GR_WIDE, "own:yes beside:yes secret:yes ptmx:yes");
 }
 
 static void test_sandbox_describes_itself(void **state)
