@@ -22,7 +22,7 @@ static const char *const system_dirs[] = {"/usr",  "/lib", "/lib64", "/lib32", "
 /* The device files any program may open: never a terminal. */
 static const char *const plain_devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
                                             "/dev/urandom"};
-/* The GPU's, beside them (those this machine has; /dev/nvidiaN are found at run time). */
+/* The GPU's, beside them (those this machine has; every /dev/nvidia* is found at run time). */
 static const char *const gpu_devices[] = {"/dev/nvidiactl",        "/dev/nvidia-uvm",
                                           "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
                                           "/dev/nvidia-caps",      "/dev/dxg"};
@@ -76,10 +76,11 @@ void gr_compile_policy(const gr_config *cfg, const char *workdir, sb_policy *p,
 /* Found once (the policy's entries point into them): the toolkit's folder, the GPUs' device
  * files, and the folders the grading child's libraries come from. */
 #define MAX_FOUND 8
+#define MAX_GPU_FILES 20 /* /dev/nvidia*: 16 GPUs and the driver's own */
 static struct {
     pthread_once_t once;
     char toolkit[PATH_MAX];
-    char gpus[MAX_FOUND][272]; /* /dev/ and a name */
+    char gpus[MAX_GPU_FILES][272]; /* /dev/ and a name */
     char libs[MAX_FOUND][PATH_MAX];
     int ngpus, nlibs;
 } found = {.once = PTHREAD_ONCE_INIT};
@@ -130,8 +131,9 @@ static void find_once(void)
     DIR *d = opendir("/dev");
     for (struct dirent *e; d && (e = readdir(d));) {
         const char *n = e->d_name;
-        if (!strncmp(n, "nvidia", 6) && n[6] >= '0' && n[6] <= '9' && found.ngpus < MAX_FOUND &&
-            n[6 + strspn(n + 6, "0123456789")] == '\0')
+        /* nvidia0..N, and whatever else of the driver's this machine has (nvidia-nvswitchN,
+         * nvidia-nvlink, nvidia-caps-imex-channels): never a terminal. */
+        if (!strncmp(n, "nvidia", 6) && found.ngpus < MAX_GPU_FILES)
             snprintf(found.gpus[found.ngpus++], sizeof found.gpus[0], "/dev/%s", n);
     }
     if (d)

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define SB_MAX_PATHS 40
+#define SB_MAX_PATHS 64
 
 typedef struct sb_policy {
     /* Folders (or files) the child may read and run programs from; NULL-terminated. */
