@@ -210,6 +210,7 @@ void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir
         sb_add(p->devices, "/dev");
         return;
     }
+    p->no_unix_sockets = 1; /* from GR_WRITES: no pathname socket's server does its bidding */
     if (how == GR_WRITES) {
         /* What the recording makes in /dev/shm is removed after it (gr_leftovers_remove); it
          * may also reach what other processes of this user keep there. Every top folder is

@@ -28,6 +28,9 @@ typedef struct sb_policy {
     /* Folders of device files it may open for writing, as well as read (the GPU's, /dev/null),
      * but not create anything in. */
     const char *devices[SB_MAX_PATHS];
+    /* No socket(AF_UNIX) (seccomp): a pathname socket of this user's (a tmux or screen server,
+     * a D-Bus session, an ssh agent) would do for the child what Landlock keeps it from. */
+    int no_unix_sockets;
 } sb_policy;
 
 /* The Landlock ABI this kernel offers (1 and up), or 0 where it has none or turned it off. */

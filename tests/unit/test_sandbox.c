@@ -156,14 +156,16 @@ static rn_result run_recording(gr_confinement how)
     setenv("LD_LIBRARY_PATH", libs, 1);
     sb_policy p;
     gr_record_policy(&cfg, rec, inside, how, &p);
-    char script[2048];
+    char script[2600];
     snprintf(script, sizeof script,
              "try() { if (eval \"$2\") >/dev/null 2>&1; then echo \"$1:yes\"; else echo "
              "\"$1:no\"; fi; }; "
              "try system 'cat /etc/hostname'; try kernel 'cat %s/kernel.so'; "
              "try own 'echo x > %s/made && cat %s/made'; try worker 'cat %s'; "
              "try beside 'cat %s/cached-solution'; try secret 'cat %s/secret'; "
-             "try null 'echo x > /dev/null'; try ptmx 'exec 3<>/dev/ptmx'",
+             "try null 'echo x > /dev/null'; try ptmx 'exec 3<>/dev/ptmx'; "
+             "try unix 'python3 -c \"import socket; socket.socket(socket.AF_UNIX)\"'; "
+             "try inet 'python3 -c \"import socket; socket.socket(socket.AF_INET)\"'",
              inside, rec, rec, worker, build, outside);
     const char *argv[] = {"/bin/sh", "-c", script, NULL};
     rn_options o = {.timeout_s = 20, .output_cap = 4096, .workdir = rec, .sandbox = &p};
@@ -192,7 +194,7 @@ static void test_recording_reads_only_its_own(void **state)
 {
     (void)state;
     expect_words(GR_READS, "system:yes kernel:yes own:yes worker:yes beside:no secret:no "
-                           "null:yes ptmx:no");
+                           "null:yes ptmx:no unix:no inet:yes");
 }
 
 /* The default, where reads are not confined: it reads what its user may (so the test can tell
@@ -202,8 +204,9 @@ static void test_recording_reads_only_its_own(void **state)
 static void test_recording_writes_only_its_own(void **state)
 {
     (void)state;
-    expect_words(GR_WRITES, "system:yes own:yes beside:yes secret:yes null:yes ptmx:no");
-    expect_words(GR_WIDE, "own:yes beside:yes secret:yes ptmx:yes");
+    expect_words(GR_WRITES, "system:yes own:yes beside:yes secret:yes null:yes ptmx:no unix:no "
+                            "inet:yes");
+    expect_words(GR_WIDE, "own:yes beside:yes secret:yes ptmx:yes unix:yes");
 }
 
 static void test_sandbox_describes_itself(void **state)
