@@ -189,10 +189,17 @@ static void add_devices(sb_policy *p)
 
 gr_confinement gr_confinement_asked(void)
 {
-    const char *reads = getenv("GRADE_CONFINE_READS");
-    if (sb_abi() == 0)
-        return GR_UNCONFINED;
-    return reads && !strcmp(reads, "1") ? GR_READS : GR_WRITES;
+    static const struct {
+        const char *name;
+        gr_confinement level;
+    } levels[] = {
+        {"reads", GR_READS}, {"writes", GR_WRITES}, {"wide", GR_WIDE}, {"none", GR_UNCONFINED}};
+    const char *asked = getenv("GRADE_CONFINE");
+    gr_confinement level = GR_WRITES;
+    for (size_t i = 0; asked && i < sizeof levels / sizeof levels[0]; ++i)
+        if (!strcmp(asked, levels[i].name))
+            level = levels[i].level;
+    return sb_abi() == 0 ? GR_UNCONFINED : level;
 }
 
 void gr_record_policy(const gr_config *cfg, const char *dir, const char *lab_dir,

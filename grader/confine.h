@@ -30,10 +30,11 @@ typedef enum gr_confinement {
     GR_READS       /* and reads only the system, the toolkit and its own folder */
 } gr_confinement;
 
-/* How far the recording is to be confined where Landlock allows: GR_READS where the
- * environment's GRADE_CONFINE_READS is 1 (read confinement is not the default until it has been
- * seen to let the GPU start on the course's machines), else GR_WRITES; GR_UNCONFINED without
- * Landlock. */
+/* How far the recording is to be confined where Landlock allows, as the environment's
+ * GRADE_CONFINE says: "reads" (GR_READS: not the default until it has been seen to let the GPU
+ * start on the course's machines), "writes" (GR_WRITES, the default), "wide" (GR_WIDE, where
+ * the GPU wants a device or a socket the default keeps from it) or "none"; GR_UNCONFINED
+ * without Landlock. The probe goes down from it as far as the GPU needs. */
 gr_confinement gr_confinement_asked(void);
 
 /* What the recording (the student's host code) may reach, with its folder dir, at level how

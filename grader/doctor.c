@@ -264,7 +264,7 @@ static void sandbox_check(const gr_config *cfg, const char *workdir, FILE *out)
                    "submissions without a terminal (a batch job, a service)"));
     } else if (gpu_confined == GR_WRITES && gr_confinement_asked() == GR_WRITES) {
         line(out, "--", "",
-             _("the recording may still read what this user can: GRADE_CONFINE_READS=1 confines "
+             _("the recording may still read what this user can: GRADE_CONFINE=reads confines "
                "its reads too (not yet the default)"));
     } else if (gpu_confined == GR_WRITES) {
         line(out, "--", "",
@@ -344,7 +344,7 @@ static void reach_check(const gr_config *cfg, const char *workdir, FILE *out)
                     "files"));
     if (!hidden)
         fix(out, level == GR_WRITES && gr_confinement_asked() == GR_WRITES
-                     ? _("GRADE_CONFINE_READS=1 confines its reads (not yet the default), or "
+                     ? _("GRADE_CONFINE=reads confines its reads (not yet the default), or "
                          "grade as a user of its own that cannot read them")
                      : _("grade as a user of its own that cannot read them"));
 }

@@ -137,7 +137,7 @@ reach_tree)
     # its reach. Skipped where the tree holds no solution to find.
     need_sandbox
     [ -f "$src/solutions/01-dram-burst/kernel.cu" ] || { echo "no reference solution: skipped"; exit 77; }
-    GRADE_CONFINE_READS=1 grade_case 01 dram-burst 7 ;;
+    GRADE_CONFINE=reads grade_case 01 dram-burst 7 ;;
 reach_env)
     CL_REACH_SECRET=grader-secret-$$
     export CL_REACH_SECRET
