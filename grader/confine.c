@@ -367,7 +367,8 @@ static int is_held(const held_set *h, const struct stat *st)
 #define LEFTOVER_MAX_S 5.0
 
 typedef struct sweep {
-    const held_set *held;
+    held_set *held;
+    int read; /* held was read: on the first file that may be removed, never where none is */
     size_t seen;
     double until;
     int removed;
@@ -414,17 +415,21 @@ static void sweep_entry(sweep *w, int fd, const char *name, int depth)
         return;
     if (S_ISDIR(st.st_mode))
         sweep_folder(w, fd, name, depth);
-    else if (S_ISLNK(st.st_mode) || !is_held(w->held, &st))
+    else if (S_ISLNK(st.st_mode))
         w->removed += unlinkat(fd, name, 0) == 0;
+    else {
+        if (!w->read)
+            read_held(w->held), w->read = 1;
+        if (!is_held(w->held, &st))
+            w->removed += unlinkat(fd, name, 0) == 0;
+    }
 }
 
 int gr_leftovers_remove(gr_leftovers *l)
 {
     held_set h = {0};
-    sweep w = {&h, 0, now_s() + LEFTOVER_MAX_S, 0};
+    sweep w = {&h, 0, 0, now_s() + LEFTOVER_MAX_S, 0};
     DIR *d = l->inodes ? opendir(SHM_DIR) : NULL;
-    if (d)
-        read_held(&h);
     for (struct dirent *e; d && (e = readdir(d));) {
         unsigned long ino = (unsigned long)e->d_ino;
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
