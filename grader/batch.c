@@ -162,12 +162,20 @@ static void write_results(const bt_options *opt, const char *file)
         cJSON_Delete(one);
     }
     cJSON_AddNumberToObject(root, "score", score);
+    /* The whole feedback beside the tests, unless the course hides a part of some lab: then it
+     * would show what the hidden parts hold back (each part carries its own output). */
+    int hides = 0;
+    for (size_t i = 0; i < opt->nlabs; ++i)
+        for (int k = 1; k < 4; ++k)
+            hides |= opt->labs[i]->visibility[k] && strcmp(opt->labs[i]->visibility[k], "visible");
     char path[4400], why[64];
     snprintf(path, sizeof path, "%s/feedback/%s.md", opt->out, file);
     size_t size;
-    char *md = wi_read_bytes(path, (size_t)8 << 20, &size, why, sizeof why);
-    cJSON_AddStringToObject(root, "output", md ? md : "");
-    cJSON_AddStringToObject(root, "output_format", "md");
+    char *md = hides ? NULL : wi_read_bytes(path, (size_t)8 << 20, &size, why, sizeof why);
+    if (!hides) {
+        cJSON_AddStringToObject(root, "output", md ? md : "");
+        cJSON_AddStringToObject(root, "output_format", "md");
+    }
     free(md);
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

@@ -593,12 +593,30 @@ static char *gradescope_results(const oc_outcome *outcomes, size_t n, const char
     double score = 0;
     for (size_t i = 0; i < n; ++i) {
         part parts[4];
-        char *report = text ? NULL : lab_text(&outcomes[i]);
-        int nparts = lab_parts(&outcomes[i], parts, report);
+        const oc_outcome *o = &outcomes[i];
+        char *report = text ? NULL : lab_text(o);
+        int nparts = lab_parts(o, parts, report);
+        /* Where a course hides a part (its points and what it measured, until the due date),
+         * the visible correctness part must not show it in the whole report: it says only
+         * whether the outputs were right, and the report goes with the first hidden part. */
+        int hidden = -1;
+        for (int k = 1; k < nparts && hidden < 0; ++k)
+            if (o->spec->visibility[k] && strcmp(o->spec->visibility[k], "visible"))
+                hidden = k;
+        char correct[700];
+        if (hidden > 0 && !text) {
+            int right = o->check_ok && o->check.passed && o->stage > OC_STAGE_CORRECTNESS;
+            snprintf(correct, sizeof correct, "%s",
+                     right ? _("correct: the outputs match the CPU reference at every size "
+                               "checked")
+                           : o->reason);
+            parts[0].message = correct;
+            parts[hidden].message = report;
+        }
         for (int k = 0; k < nparts; ++k)
-            gradescope_test(tests, &outcomes[i], parts[k].name, parts[k].score, parts[k].max,
-                            text ? text : parts[k].message, outcomes[i].spec->visibility[k]);
-        score += outcomes[i].score;
+            gradescope_test(tests, o, parts[k].name, parts[k].score, parts[k].max,
+                            text ? text : parts[k].message, o->spec->visibility[k]);
+        score += o->score;
         free(report);
     }
     cJSON_AddNumberToObject(root, "score", score);

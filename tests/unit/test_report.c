@@ -516,6 +516,33 @@ static void test_gradescope_parts_and_total(void **state)
     cJSON_Delete(root);
 }
 
+/* A course that hides the coalescing parts until the due date: the visible correctness part
+ * says only that the outputs were right, not the report's efficiencies; the report goes with
+ * the first hidden part. */
+static void test_gradescope_hidden_parts_hide_their_output(void **state)
+{
+    (void)state;
+    lab_spec hiding = *lab_find("01");
+    hiding.visibility[1] = "after_due_date";
+    hiding.visibility[2] = "after_due_date";
+    oc_outcome o = strided_outcome();
+    o.spec = &hiding;
+    char *text = rp_gradescope(&o, 1);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+    cJSON *tests = cJSON_GetObjectItem(root, "tests");
+    const char *shown = cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 0), "output")->valuestring;
+    assert_null(strstr(shown, "12.5%"));
+    assert_non_null(strstr(shown, "correct"));
+    const char *held = cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 1), "output")->valuestring;
+    assert_non_null(strstr(held, "12.5%"));
+    assert_string_equal(
+        cJSON_GetObjectItem(cJSON_GetArrayItem(tests, 1), "visibility")->valuestring,
+        "after_due_date");
+    cJSON_Delete(root);
+}
+
 /* Lab 04: traced on a smaller problem, with a speed gate; coalesced but too slow. */
 static oc_outcome slow_lab04_outcome(void)
 {
@@ -818,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_json_not_measured_has_no_traffic),
         cmocka_unit_test(test_json_counts),
         cmocka_unit_test(test_gradescope_parts_and_total),
+        cmocka_unit_test(test_gradescope_hidden_parts_hide_their_output),
         cmocka_unit_test(test_junit_cases_failures_and_escaping),
         cmocka_unit_test(test_json_escapes_logs),
         cmocka_unit_test(test_json_thresholds_per_access),
