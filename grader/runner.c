@@ -525,12 +525,16 @@ static double pause_child(pid_t pid, const watch *w)
         return 0; /* not paused: none of it left out */
     double t0 = rn_now_s();
     kill(-pid, SIGSTOP);
+    /* Until every process of it reads as stopped (one forked meanwhile is found and stopped on
+     * the next pass; one not yet scheduled to take its SIGSTOP, on a busy machine, a few passes
+     * later), at most about half a second. */
     size_t left = 1;
-    for (int pass = 0; pass < 4 && left; ++pass) { /* forked meanwhile: stopped on the next */
+    for (int pass = 0; pass < 200 && left; ++pass) {
         read_tree(t, pid);
         left = signal_tree(t, SIGSTOP);
         struct timespec settle = {0, 2 * 1000 * 1000};
-        nanosleep(&settle, NULL);
+        if (left)
+            nanosleep(&settle, NULL);
     }
     w->wait_turn(w->yield_ctx);
     read_tree(t, pid);

@@ -213,8 +213,8 @@ static const struct {
  * itself up for 1 s before it says so), "hang" (after its go), "fail-beside" (exits 3 when
  * handed the GPU lock, as a replay beside others whose CUDA call failed: run again alone, it
  * behaves), "measured" (after its go, says on --go that it has measured, as a run child does,
- * then goes on for 1 s), "sleep" (4 s before it ends, as a launcher that sleeps), "fail-once"
- * (exits 3 the first time in its folder, then sleeps 4 s: a launcher that stalls its re-run). */
+ * then goes on for 1 s), "sleep" (6 s before it ends, as a launcher that sleeps), "fail-once"
+ * (exits 3 the first time in its folder, then sleeps 6 s: a launcher that stalls its re-run). */
 static int as_worker(int argc, char **argv)
 {
     const char *go = NULL, *workdir = "", *lock = NULL, *how = getenv("FAKE_WORKER");
@@ -252,7 +252,7 @@ static int as_worker(int argc, char **argv)
     if (how && !strcmp(how, "hang"))
         sleep_forever();
     if (how && !strcmp(how, "sleep"))
-        mode_sleep("4");
+        mode_sleep("6");
     if (how && !strcmp(how, "fail-once")) {
         FILE *mark = fopen("failed-once", "r");
         if (!mark) {
@@ -262,7 +262,7 @@ static int as_worker(int argc, char **argv)
             return 3;
         }
         fclose(mark);
-        mode_sleep("4");
+        mode_sleep("6");
     }
     char cwd[PATH_MAX];
     printf("cwd=%s workdir=%s go=%s\n", getcwd(cwd, sizeof cwd) ? cwd : "?", workdir,

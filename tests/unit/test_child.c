@@ -301,7 +301,7 @@ static void check_gives_way(const char *how, int again)
     const char *env[] = {how, NULL};
     running x = {.req = recording(env, 10.0, &lock)};
     double waited = wait_beside(&x, &lock);
-    assert_true(waited < 2.5); /* not the 3.7 s left of its sleep */
+    assert_true(waited < 4.0); /* not the 5.7 s left of its sleep, even on a busy machine */
     assert_int_equal(x.rc, 0);
     assert_int_equal(x.r.status, RN_EXITED);
     assert_int_equal(x.r.exit_code, 0);
