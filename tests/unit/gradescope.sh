@@ -52,8 +52,33 @@ results=$t/autograder/results/results.json
 
 bash "$src/tools/gradescope/make-autograder.sh" "$t/ag.zip" --labs 01 --remote "$(id -un)@127.0.0.1" \
     --port "$port" --key "$t/user_key" --known-hosts "$t/known_hosts" --remote-dir "$src" \
-    --remote-grader "$build/grade" || fail "make-autograder failed"
+    --remote-grader "$build/grade" --course "$src/tools/course.example.yml" ||
+    fail "make-autograder failed"
 unzip -l "$t/ag.zip" | grep -q ' ssh/id$' || fail "the key is not in the upload"
+[ "$(stat -c %a "$t/ag.zip")" = 600 ] || fail "the upload, which holds the key, is readable by others"
+# The GPU machine knows the key only by the line make-autograder wrote: a forced command.
+grep -q '^restrict,command=".*remote-grade.sh --forced ' "$t/ag.authorized_keys" ||
+    fail "no restricted authorized_keys line: $(cat "$t/ag.authorized_keys" 2>/dev/null)"
+cp "$t/ag.authorized_keys" "$t/authorized_keys"
+# The key can do nothing but grade: a shell command, a path for the course, a lab that is no
+# number are refused, and none runs.
+for cmd in "cat /etc/hostname" "touch $t/pwned" \
+    "$src/tools/gradescope/remote-grade.sh /bin/sh 0 /etc/passwd 01" \
+    "$src/tools/gradescope/remote-grade.sh x 0 '' 01;touch\ $t/pwned"; do
+    out=$(ssh -i "$t/user_key" -o "UserKnownHostsFile=$t/known_hosts" -o BatchMode=yes -p "$port" \
+        "$(id -un)@127.0.0.1" "$cmd" </dev/null 2>&1)
+    case $out in
+    *"this key"*) ;;
+    *) fail "the key ran '$cmd': $out" ;;
+    esac
+done
+[ ! -e "$t/pwned" ] || fail "the key ran a command of its own"
+ssh -i "$t/user_key" -o "UserKnownHostsFile=$t/known_hosts" -o BatchMode=yes -p "$port" \
+    "$(id -un)@127.0.0.1" -L 12345:127.0.0.1:22 -N -o ExitOnForwardFailure=yes </dev/null 2>/dev/null &
+fwd=$!
+sleep 1
+! (exec 3<>/dev/tcp/127.0.0.1/12345) 2>/dev/null || fail "the key forwards ports"
+kill $fwd 2>/dev/null
 unzip -l "$t/ag.zip" | grep -q 'edition/labs/01-dram-burst/kernel.cu' || fail "no student edition in the upload"
 ! unzip -l "$t/ag.zip" | grep -q 'edition/solutions/' || fail "the solutions are in the upload"
 unpack "$t/ag.zip"
@@ -68,6 +93,7 @@ else
         fail "the GPU machine's reason is not shown: $("$jget" "$results" output)"
 fi
 echo "over SSH: score $("$jget" "$results" score): $("$jget" "$results" output | head -c 200)"
+grep -q "^TIMEOUT=540$" "$t/autograder/source/autograder.conf" || fail "no timeout inside Gradescope's"
 
 # A key the GPU machine does not know: 0, and a message to tell the course staff.
 bash "$src/tools/gradescope/make-autograder.sh" "$t/bad.zip" --labs 01 --remote "$(id -un)@127.0.0.1" \
