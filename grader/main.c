@@ -723,10 +723,11 @@ static int cmd_grade(session *s)
     early_compile_settle(s, gpu);
     if (!gpu) {
         /* A platform that reads the report (Gradescope, a script) gets one that says why. */
-        char *text = opt->format == CLI_GRADESCOPE
-                         ? rp_gradescope_none(s->labs, s->nlabs, s->no_gpu)
-                     : opt->format == CLI_JSON ? rp_json_none(s->no_gpu)
-                                               : NULL;
+        char *text =
+            opt->format == CLI_GRADESCOPE  ? rp_gradescope_none(s->labs, s->nlabs, s->no_gpu)
+            : opt->format == CLI_CLASSROOM ? rp_classroom_none(s->labs, s->nlabs, s->no_gpu)
+            : opt->format == CLI_JSON      ? rp_json_none(s->no_gpu)
+                                           : NULL;
         if (text)
             fprintf(out, "%s\n", text);
         free(text);

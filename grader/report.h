@@ -52,6 +52,9 @@ char *rp_gradescope_ungraded(const lab_spec *spec, const char *reason);
 /* The same for the n labs of a run that could grade nothing here (no GPU, no grading child):
  * a results.json that says why, never an empty file. malloc'ed. */
 char *rp_gradescope_none(const lab_spec *const *specs, size_t n, const char *reason);
+/* GitHub Classroom's runner result of such a run: status error, every part 0 points, reason as
+ * each one's message (a runner without a GPU says so, not the reporter's own error). */
+char *rp_classroom_none(const lab_spec *const *specs, size_t n, const char *reason);
 /* The JSON report of such a run: passed false, reason as its error, no labs. malloc'ed. */
 char *rp_json_none(const char *reason);
 

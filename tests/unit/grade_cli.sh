@@ -53,6 +53,9 @@ else
     fails=$((fails + 1))
 fi
 check no-gpu-json 3 '"error":' -- env GRADE_WORKER="$work/fake-worker" "$grade" --format json 01
+# A Classroom runner without a GPU: a runner result that says so, for the reporter to show.
+check no-gpu-classroom 3 '"status":"error"' -- env GRADE_WORKER="$work/fake-worker" \
+    "$grade" --format classroom 01
 # What a batch would grade, read on a machine without a GPU.
 if "$grade" --help | grep -q -- "--check"; then
     mkdir -p "$work/class/ann" "$work/class/bob"
