@@ -45,6 +45,15 @@ SD_FN uint64_t sd_mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/* FNV-1a, 64 bits, of the n bytes at p: a name's or a file's fingerprint (not for secrets). */
+SD_FN uint64_t sd_fnv1a(const void *p, size_t n)
+{
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ ((const unsigned char *)p)[i]) * UINT64_C(1099511628211);
+    return h;
+}
+
 /* Value i (from 0) of a generator whose state is state, without the i steps before it. */
 SD_FN uint64_t sd_value_at(uint64_t state, uint64_t i)
 {

@@ -21,15 +21,14 @@
 #include "pool.h"
 #include "report.h"
 #include "runner.h"
+#include "seeded.h"
 #include "wire.h"
 
 void bt_file_name(const char *name, char *buf, size_t size)
 {
     size_t i = 0;
     int changed = 0;
-    uint64_t h = 1469598103934665603ull; /* FNV-1a of the whole name */
-    for (const unsigned char *p = (const unsigned char *)name; *p; ++p)
-        h = (h ^ *p) * 1099511628211ull;
+    uint64_t h = sd_fnv1a(name, strlen(name)); /* of the whole name */
     for (; name[i] && i + 18 < size; ++i) {
         char c = name[i];
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

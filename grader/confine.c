@@ -1,6 +1,7 @@
 /* confine.c - see confine.h. */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "confine.h"
+#include "runner.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -374,13 +375,6 @@ typedef struct sweep {
     int removed;
 } sweep;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Removes the entry name of folder fd (this user's, new): a file or link that nothing holds,
  * a folder with what is in it (made searchable and writable first: 0500 keeps nothing in). */
 static void sweep_entry(sweep *w, int fd, const char *name, int depth);
@@ -410,7 +404,7 @@ static void sweep_folder(sweep *w, int parent, const char *name, int depth)
 static void sweep_entry(sweep *w, int fd, const char *name, int depth)
 {
     struct stat st;
-    if (++w->seen > LEFTOVER_MAX_ENTRIES || depth > 256 || now_s() > w->until ||
+    if (++w->seen > LEFTOVER_MAX_ENTRIES || depth > 256 || rn_now_s() > w->until ||
         fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != getuid())
         return;
     if (S_ISDIR(st.st_mode))
@@ -428,7 +422,7 @@ static void sweep_entry(sweep *w, int fd, const char *name, int depth)
 int gr_leftovers_remove(gr_leftovers *l)
 {
     held_set h = {0};
-    sweep w = {&h, 0, 0, now_s() + LEFTOVER_MAX_S, 0};
+    sweep w = {&h, 0, 0, rn_now_s() + LEFTOVER_MAX_S, 0};
     DIR *d = l->inodes ? opendir(SHM_DIR) : NULL;
     for (struct dirent *e; d && (e = readdir(d));) {
         unsigned long ino = (unsigned long)e->d_ino;

@@ -45,6 +45,7 @@
 #include "confine.h"
 #include "sandbox.h"
 #include "sassscan.h"
+#include "seeded.h"
 
 #define PROBE_TIMEOUT_S 60
 /* The host memory the recording may take (RLIMIT_DATA): the largest lab needs under 2 GB. And
@@ -254,14 +255,6 @@ void gr_remove_tree(const char *path)
     nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static uint64_t fnv1a(const char *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; ++i)
-        h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-    return h;
-}
-
 /* nvcc --version, once a process (the toolkit is part of the key). */
 static const char *nvcc_version(const char *nvcc)
 {
@@ -400,7 +393,7 @@ static int from_cache(const gr_config *cfg, const lab_files *f, const char *key,
                       char *entry, size_t entry_size, compile_note *note)
 {
     snprintf(entry, entry_size, "%s/%016llx", cfg->compile_cache,
-             (unsigned long long)fnv1a(key, size));
+             (unsigned long long)sd_fnv1a(key, size));
     if (!holds_key(entry, key, size))
         return -1;
     char path[4500];
@@ -1465,7 +1458,7 @@ static uint64_t trace_key(uint64_t seed, const char *source)
     size_t n = 0;
     char why[256];
     char *bytes = wi_read_bytes(source, MAX_SOURCE_BYTES, &n, why, sizeof why);
-    uint64_t h = fnv1a(bytes ? bytes : "", bytes ? n : 0) ^ seed;
+    uint64_t h = sd_fnv1a(bytes ? bytes : "", bytes ? n : 0) ^ seed;
     free(bytes);
     return sd_mix64(sd_mix64(h + SD_GAMMA) + SD_GAMMA); /* splitmix64's step, twice */
 }

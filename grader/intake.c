@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "seeded.h"
 #include "wire.h"
 
 #define MAX_DEPTH 16
@@ -503,14 +504,6 @@ static size_t stem_of(const char *entry)
     return stem;
 }
 
-static uint32_t fnv1a(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; ++s)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
-}
-
 /* Sorts the rows by name. Two entries of one name (alice/ and alice.zip): neither is taken,
  * which was meant is not for the grader to guess. Two long names that were only cut alike are
  * told apart, each by a hash of its whole name. */
@@ -529,7 +522,8 @@ static void tell_apart(in_batch *out)
             continue; /* truly one name: refused below */
         for (in_student *x = a; x <= b; ++x) {
             size_t len = wi_utf8_cut(x->name, 200);
-            snprintf(x->name + len, sizeof x->name - len, "~%08x", fnv1a(x->entry));
+            snprintf(x->name + len, sizeof x->name - len, "~%08x",
+                     (unsigned)sd_fnv1a(x->entry, strlen(x->entry)));
         }
         renamed = 1;
     }

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* pipe2, close_range, strsignal, SYS_pidfd_open */
 
 #include "runner.h"
+#include "childenv.h"
 #include "sandbox.h"
 
 #include <errno.h>
@@ -247,7 +248,7 @@ static _Noreturn void run_child(const char *const argv[], const rn_options *opt,
         setrlimit(RLIMIT_DATA, &r);
     }
     if (envp != NULL)
-        environ = envp; /* made by the parent (clean_environment): nothing to allocate here */
+        environ = envp; /* made by the parent (rn_clean_environment): nothing to allocate here */
     for (int i = 0; envp == NULL && opt->env_add != NULL && opt->env_add[i] != NULL; i++) {
         if (!child_set_env(opt->env_add[i]))
             child_fail(report_fd, STAGE_SETENV, i);
@@ -281,81 +282,6 @@ static char *format_message(const char *fmt, ...)
         va_end(ap);
     }
     return msg;
-}
-
-/* Whether the grader's variable entry (NAME=value) passes into a clean environment: exact
- * names only (a prefix would let LC_SECRET or CUDA_API_KEY through). */
-static bool kept_variable(const char *entry)
-{
-    static const char *const names[] = {
-        "PATH", "LD_LIBRARY_PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
-        "LC_NUMERIC", "LC_COLLATE", "LC_TIME", "LC_MONETARY", "TZ", "GRADE_LOCK_LOG",
-        "GRADE_LOCALEDIR",
-        /* the GPU's settings (a batch's CUDA_VISIBLE_DEVICES), not an injected library: the
-         * grader names the tracer itself where it wants one */
-        "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", NULL};
-    size_t len = strcspn(entry, "=");
-    if (entry[len] != '=')
-        return false;
-    for (int i = 0; names[i]; i++)
-        if (strlen(names[i]) == len && !strncmp(entry, names[i], len))
-            return true;
-    return false;
-}
-
-static bool same_name(const char *a, const char *b)
-{
-    size_t len = strcspn(a, "=");
-    return strncmp(a, b, len + 1) == 0;
-}
-
-/* The child's environment where opt->clean_env asks for one: made here, before the fork, since
- * the child of a threaded process must not allocate. An array of strings that the caller frees
- * with free_environment; NULL when out of memory. */
-static char **clean_environment(const rn_options *opt)
-{
-    size_t n = 0, cap = 8;
-    for (char **e = environ; *e; e++)
-        cap++;
-    for (const char **e = opt->env_add; e && *e; e++)
-        cap++;
-    char **env = calloc(cap, sizeof *env);
-    if (!env)
-        return NULL;
-    for (char **e = environ; *e; e++)
-        if (kept_variable(*e))
-            env[n++] = strdup(*e);
-    char dir[PATH_MAX];
-    if (opt->workdir && realpath(opt->workdir, dir)) {
-        env[n++] = format_message("HOME=%s", dir);
-        env[n++] = format_message("TMPDIR=%s", dir);
-    }
-    for (const char **e = opt->env_add; e && *e; e++) {
-        for (size_t i = 0; i < n; i++)
-            if (env[i] && same_name(env[i], *e)) {
-                free(env[i]);
-                env[i] = env[--n];
-                env[n] = NULL;
-                break;
-            }
-        env[n++] = strdup(*e);
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!env[i]) {
-            for (size_t j = 0; j < n; j++)
-                free(env[j]);
-            free(env);
-            return NULL;
-        }
-    env[n] = NULL;
-    return env;
-}
-
-static void free_environment(char **env)
-{
-    for (char **e = env; e && *e; e++)
-        free(*e);
-    free(env);
 }
 
 static char *describe_report(const child_report *rep, const char *const argv[],
@@ -654,7 +580,7 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
         goto done;
     }
 
-    char **envp = opt->clean_env ? clean_environment(opt) : NULL;
+    char **envp = opt->clean_env ? rn_clean_environment(opt) : NULL;
     if (opt->clean_env && !envp) {
         set_start_failed(
             res, format_message("cannot make the child's environment: %s", strerror(ENOMEM)));
@@ -668,7 +594,7 @@ int rn_run(const char *const argv[], const rn_options *opt, rn_result *res)
         run_child(argv, opt, envp, out[1], status[1]); /* execs: never touches the mutex */
     int spared_it = pid > 0 && spare(pid) == 0;
     pthread_mutex_unlock(&children_mu);
-    free_environment(envp);
+    rn_free_environment(envp);
     if (pid < 0) {
         set_start_failed(res, format_message("cannot fork: %s", strerror(errno)));
         goto done;

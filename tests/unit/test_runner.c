@@ -4,7 +4,8 @@
  * Built and run by hand (the project CMake passes the built fake_child's path):
  *   gcc -std=c11 -Wall -Wextra -Werror tests/unit/fake_child.c -o /tmp/fake_child
  *   gcc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Igrader \
- *       -DFAKE_CHILD_PATH='"/tmp/fake_child"' tests/unit/test_runner.c grader/runner.c \
+ *       -DFAKE_CHILD_PATH='"/tmp/fake_child"' tests/unit/test_runner.c grader/runner.c
+ * grader/childenv.c \
  *       $(pkg-config --cflags --libs cmocka) -o /tmp/t_runner && /tmp/t_runner
  */
 #define _GNU_SOURCE /* pipe2; mkdtemp, realpath, setenv, clock_gettime */
